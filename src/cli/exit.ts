@@ -1,0 +1,26 @@
+import { hasCode } from '../core/errors.js';
+
+/** Exit codes of the CLI. */
+export const EXIT = Object.freeze({
+  ok: 0,
+  /** `check`: at least one URL is disallowed. */
+  disallowed: 1,
+  /** Bad arguments or options. */
+  usage: 2,
+  /** A fatal runtime error: unreadable input, unwritable output, … */
+  fatal: 3,
+  /** Stopped by SIGINT. */
+  interrupted: 130,
+  /** Stopped by SIGTERM. */
+  terminated: 143,
+});
+
+const USAGE_CODES = new Set(['ERR_INVALID_OPTION', 'ERR_USAGE']);
+
+/** Prints one clear line for a fatal error and returns the exit code it deserves. */
+export function reportFatal(err: unknown): number {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`robots-audit: ${message.split('\n')[0]}\n`);
+  for (const code of USAGE_CODES) if (hasCode(err, code)) return EXIT.usage;
+  return EXIT.fatal;
+}

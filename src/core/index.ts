@@ -1,0 +1,2 @@
+// PLACEHOLDER: the core engine's exports (parseRobotsTxt, …) go here.
+export {};

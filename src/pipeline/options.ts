@@ -1,0 +1,235 @@
+import { availableParallelism } from 'node:os';
+import { RobotsAuditError } from '../core/errors.js';
+
+/** RFC 9309 §2.5: a crawler must parse at least 500 KiB. */
+export const MIN_MAX_BODY_BYTES = 500 * 1024;
+/** RFC 9309 §2.4: a cached copy may be used for at most 24 hours (unless the origin is unreachable). */
+export const MAX_MAX_AGE_SECONDS = 24 * 60 * 60;
+
+/** Every option of the CLI and the library, one spelling each, with its default. */
+export interface Options {
+  /** Crawler product tokens to judge (`--agent`, repeatable). */
+  agents: string[];
+  /** Worker threads for matching (`--threads`). */
+  threads: number;
+  /** SQLite policy cache file (`--cache`). */
+  cache: string;
+  /** Freshness of a cached policy in seconds (`--max-age`), at most 24 h. */
+  maxAge: number;
+  /** Per-request time limit in seconds covering connect, headers and body (`--timeout`). */
+  timeout: number;
+  /** Fetches in flight at once (`--concurrency`). */
+  concurrency: number;
+  /** Retries after a 429/5xx or network failure (`--retries`). */
+  retries: number;
+  /** Longest Retry-After honoured, in seconds (`--max-retry-after`). */
+  maxRetryAfter: number;
+  /** Bytes of a robots.txt body kept (`--max-body`), never less than 500 KiB. */
+  maxBody: number;
+  /** HTTP User-Agent header sent with every fetch (`--http-user-agent`). */
+  httpUserAgent: string;
+  /** HOST=ADDRESS pins (`--resolve`, repeatable; `*` as HOST matches every host). */
+  resolve: string[];
+  /** Allow connecting to loopback, private, link-local and metadata addresses (`--allow-private`). */
+  allowPrivate: boolean;
+  /** PEM file of extra trusted CAs (`--ca-file`). */
+  caFile: string | undefined;
+  /** HTTP(S) proxy URL (`--proxy`); defaults to the usual environment variables. */
+  proxy: string | undefined;
+  /** Use the cache only, never fetch (`--offline`). */
+  offline: boolean;
+  /** Read `DIR/<host>.txt` instead of fetching (`--robots-dir`). */
+  robotsDir: string | undefined;
+  /** Field delimiter of the input CSV (`--delimiter`). */
+  delimiter: string;
+  /** Column holding the URL (`--url-column`). */
+  urlColumn: string;
+  /** Column holding the host (`--host-column`); optional in the input. */
+  hostColumn: string;
+  /** Scheme for path-only URLs (`--scheme`). */
+  scheme: 'http' | 'https';
+  /** Output file, or `-` for stdout (`-o`/`--output`). */
+  output: string;
+  /** Add evidence columns (`--evidence`). */
+  evidence: boolean;
+  /** Write the summary as JSON to this file (`--summary`). */
+  summary: string | undefined;
+  /** Show the progress line even when stderr is not a terminal (`--progress`). */
+  progress: boolean;
+  /** No progress line and no human summary (`--quiet`). */
+  quiet: boolean;
+}
+
+export const DEFAULTS: Readonly<Options> = Object.freeze({
+  agents: [],
+  threads: Math.max(1, availableParallelism()),
+  cache: '.robots-audit-cache.sqlite',
+  maxAge: MAX_MAX_AGE_SECONDS,
+  timeout: 15,
+  concurrency: 256,
+  retries: 2,
+  maxRetryAfter: 30,
+  maxBody: MIN_MAX_BODY_BYTES,
+  httpUserAgent: 'robots-audit/0.1 (robots.txt compliance audit)',
+  resolve: [],
+  allowPrivate: false,
+  caFile: undefined,
+  proxy: undefined,
+  offline: false,
+  robotsDir: undefined,
+  delimiter: ',',
+  urlColumn: 'url',
+  hostColumn: 'host',
+  scheme: 'https',
+  output: '-',
+  evidence: false,
+  summary: undefined,
+  progress: false,
+  quiet: false,
+});
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `${JSON.stringify(value)} (string)`;
+  if (Array.isArray(value)) return `${JSON.stringify(value)} (array)`;
+  if (value === null) return 'null';
+  return `${String(value)} (${typeof value})`;
+}
+
+function invalid(name: string, expected: string, value: unknown): RobotsAuditError {
+  return new RobotsAuditError(
+    'ERR_INVALID_OPTION',
+    `Invalid option \`${name}\`: expected ${expected}, got ${describe(value)}`,
+    { option: name },
+  );
+}
+
+function toNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.trim() !== '') return Number(value);
+  return Number.NaN;
+}
+
+function integer(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = toNumber(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw invalid(name, `an integer ${range}`, value);
+  }
+  return n;
+}
+
+function positiveNumber(name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
+  const n = toNumber(value);
+  if (!Number.isFinite(n) || n <= 0 || n > max) {
+    throw invalid(
+      name,
+      max === Number.MAX_SAFE_INTEGER ? 'a number > 0' : `a number > 0 and ≤ ${max}`,
+      value,
+    );
+  }
+  return n;
+}
+
+function boolean(name: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw invalid(name, 'true or false', value);
+}
+
+function text(name: string, value: unknown, allowEmpty = false): string {
+  if (typeof value !== 'string' || (!allowEmpty && value === '')) {
+    throw invalid(name, allowEmpty ? 'a string' : 'a non-empty string', value);
+  }
+  return value;
+}
+
+function optionalText(name: string, value: unknown): string | undefined {
+  return value === undefined ? undefined : text(name, value);
+}
+
+function textList(name: string, value: unknown): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((v) => text(name, v));
+}
+
+/** `/version` suffixes are dropped (`MyBot/2.1` is `MyBot`); the token must then be non-empty. */
+function agentList(value: unknown): string[] {
+  return textList('agents', value).map((a) => {
+    const token = a.split('/')[0]!.trim();
+    if (token === '') throw invalid('agents', 'a non-empty product token', a);
+    return token;
+  });
+}
+
+function resolveEntries(value: unknown): string[] {
+  return textList('resolve', value).map((entry) => {
+    const eq = entry.indexOf('=');
+    if (eq <= 0 || eq === entry.length - 1) throw invalid('resolve', 'HOST=ADDRESS', entry);
+    return entry;
+  });
+}
+
+type Validators = { [K in keyof Options]: (value: unknown) => Options[K] };
+
+const VALIDATORS: Validators = {
+  agents: agentList,
+  threads: (v) => integer('threads', v, 1, 256),
+  cache: (v) => text('cache', v),
+  maxAge: (v) => integer('maxAge', v, 0, MAX_MAX_AGE_SECONDS),
+  timeout: (v) => positiveNumber('timeout', v, 3600),
+  concurrency: (v) => integer('concurrency', v, 1, 100_000),
+  retries: (v) => integer('retries', v, 0, 10),
+  maxRetryAfter: (v) => integer('maxRetryAfter', v, 0, 3600),
+  maxBody: (v) => integer('maxBody', v, MIN_MAX_BODY_BYTES, 1 << 30),
+  httpUserAgent: (v) => text('httpUserAgent', v),
+  resolve: resolveEntries,
+  allowPrivate: (v) => boolean('allowPrivate', v),
+  caFile: (v) => optionalText('caFile', v),
+  proxy: (v) => optionalText('proxy', v),
+  offline: (v) => boolean('offline', v),
+  robotsDir: (v) => optionalText('robotsDir', v),
+  delimiter: (v) => {
+    const d = text('delimiter', v);
+    const unescaped = d === '\\t' || d === 'tab' ? '\t' : d;
+    if (unescaped.length !== 1 || unescaped === '"' || unescaped === '\n' || unescaped === '\r') {
+      throw invalid('delimiter', 'one character other than a quote or line end (or "tab")', v);
+    }
+    return unescaped;
+  },
+  urlColumn: (v) => text('urlColumn', v),
+  hostColumn: (v) => text('hostColumn', v),
+  scheme: (v) => {
+    if (v !== 'http' && v !== 'https') throw invalid('scheme', '"http" or "https"', v);
+    return v;
+  },
+  output: (v) => text('output', v),
+  evidence: (v) => boolean('evidence', v),
+  summary: (v) => optionalText('summary', v),
+  progress: (v) => boolean('progress', v),
+  quiet: (v) => boolean('quiet', v),
+};
+
+/**
+ * The one place options are checked, for the CLI and the library alike. Unknown names and bad values
+ * throw a RobotsAuditError with code ERR_INVALID_OPTION and a one-line message.
+ */
+export function resolveOptions(input: Partial<Record<keyof Options, unknown>> = {}): Options {
+  const out: Record<string, unknown> = { ...DEFAULTS };
+  for (const [name, value] of Object.entries(input)) {
+    if (!Object.hasOwn(VALIDATORS, name)) {
+      throw new RobotsAuditError('ERR_INVALID_OPTION', `Unknown option \`${name}\``, { option: name });
+    }
+    if (value === undefined) continue;
+    out[name] = VALIDATORS[name as keyof Options](value);
+  }
+  const options = out as unknown as Options;
+  if (options.offline && options.robotsDir !== undefined) {
+    throw new RobotsAuditError(
+      'ERR_INVALID_OPTION',
+      'Invalid options: `offline` and `robotsDir` cannot be used together',
+      { option: 'offline' },
+    );
+  }
+  return options;
+}

@@ -1,0 +1,68 @@
+/**
+ * The contract between where policies come from (fetcher + cache, robots directory, cache only)
+ * and the classify pipeline that uses them.
+ */
+
+/** An origin: scheme, ASCII (punycode) lower-case host, and port. IPv6 hosts keep their brackets. */
+export interface Origin {
+  scheme: 'http' | 'https';
+  /** Lower-case ASCII host, e.g. `example.com`, `xn--bcher-kva.example`, `[::1]`. */
+  host: string;
+  /** Explicit port, or the scheme's default (80 / 443). */
+  port: number;
+}
+
+/** `scheme://host[:port]`, the default port omitted: the key of caches and maps. */
+export function originKey(o: Origin): string {
+  const def = o.scheme === 'https' ? 443 : 80;
+  return o.port === def ? `${o.scheme}://${o.host}` : `${o.scheme}://${o.host}:${o.port}`;
+}
+
+/** `scheme://host[:port]/robots.txt` (RFC 9309 §2.3). */
+export function robotsUrlOf(o: Origin): string {
+  return `${originKey(o)}/robots.txt`;
+}
+
+/**
+ * parsed: a 2xx body to parse; unavailable: allow all (4xx, too many redirects, missing file);
+ * unreachable: disallow all (429, 5xx, network failure); not_cached: `--offline` found nothing.
+ */
+export type PolicyOutcome = 'parsed' | 'unavailable' | 'unreachable' | 'not_cached';
+
+/** Where a policy came from in this run. */
+export type PolicySource = 'fetch' | 'cache' | 'revalidated' | 'stale' | 'file' | 'missing' | 'none';
+
+export interface Policy {
+  origin: string;
+  outcome: PolicyOutcome;
+  source: PolicySource;
+  robotsUrl: string;
+  /** URL of the last response after redirects; null when nothing answered. */
+  finalUrl: string | null;
+  /** HTTP status of the last response, or null. */
+  status: number | null;
+  /** Stable error code of an unreachable or unavailable outcome without a usable status (ERR_DNS, ERR_TIMEOUT, …). */
+  errorCode: string | null;
+  /** Epoch milliseconds. */
+  fetchedAt: number;
+  /** Epoch milliseconds after which the policy is no longer fresh. */
+  expiresAt: number;
+  /** Body as kept (at most maxBody bytes) for `parsed`; null otherwise. */
+  body: Uint8Array | null;
+  /** Lower-case hex sha256 of `body`, or null. */
+  sha256: string | null;
+  /** Bytes kept. */
+  bytes: number;
+  /** The body was longer than maxBody and was cut. */
+  truncated: boolean;
+  etag: string | null;
+  lastModified: string | null;
+  /** An unreachable origin answered from a parsed copy younger than 30 days. */
+  stale: boolean;
+}
+
+/** Anything that can answer "which policy is in force for this origin". */
+export interface PolicyProvider {
+  get(origin: Origin): Promise<Policy>;
+  close(): Promise<void>;
+}
