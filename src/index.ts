@@ -2,5 +2,7 @@
 
 export { hasCode, RobotsAuditError } from './core/errors.js';
 export * from './core/index.js';
+export { FETCH_ERROR_CODES, type FetchErrorCode } from './pipeline/fetch/error-codes.js';
+export type { FetchEvent, LivePolicyProvider, ProviderStats } from './pipeline/live-policy-provider.js';
 export { DEFAULTS, type Options, resolveOptions } from './pipeline/options.js';
 export type { Origin, Policy, PolicyOutcome, PolicyProvider } from './pipeline/policy.js';

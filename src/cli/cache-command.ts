@@ -1,10 +1,231 @@
-import type { CommandModule } from 'yargs';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import type { Argv, CommandModule } from 'yargs';
+import { RobotsAuditError } from '../core/errors.js';
+import type * as Maintenance from '../pipeline/cache/cache-maintenance.js';
+import type { CacheStats } from '../pipeline/cache/cache-maintenance.js';
+import type { CachedVersion } from '../pipeline/cache/cache-types.js';
+import type { PolicyCache } from '../pipeline/cache/policy-cache.js';
+import { type Options, resolveOptions } from '../pipeline/options.js';
+import { EXIT, reportFatal } from './exit.js';
 
-// PLACEHOLDER: replaced by the real command.
+/** `robots-audit cache stats|show ORIGIN|export|prune --older-than DAYS`. */
+
+type Args = Record<string, unknown>;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function statsText(s: CacheStats): string {
+  return [
+    `cache      ${s.path} (schema ${s.schemaVersion}, ${fmt(s.fileBytes)} bytes)`,
+    `origins    ${fmt(s.origins)} (fresh ${fmt(s.fresh)}, expired ${fmt(s.expired)})`,
+    `outcomes   parsed ${fmt(s.outcomes.parsed)}, unavailable ${fmt(s.outcomes.unavailable)}, unreachable ${fmt(s.outcomes.unreachable)}`,
+    `versions   ${fmt(s.versions)} (history included)`,
+    `bodies     ${fmt(s.bodies)} distinct, ${fmt(s.bodyBytes)} bytes`,
+    `fetched    oldest ${iso(s.oldestFetchedAt)}, newest ${iso(s.newestFetchedAt)}`,
+    '',
+  ].join('\n');
+}
+
+function versionText(v: CachedVersion): string {
+  const evidence = [
+    v.status === null ? null : `status ${v.status}`,
+    v.errorCode,
+    v.sha256 === null ? null : `${fmt(v.bytes)} bytes${v.truncated ? ' (truncated)' : ''} sha256 ${v.sha256}`,
+  ].filter((x) => x !== null);
+  return [
+    `  ${iso(v.validFrom)} → ${v.validTo === null ? 'now' : iso(v.validTo)}  ${v.outcome}  ${evidence.join(', ')}`,
+    `    final ${v.finalUrl ?? '-'}; last confirmed ${iso(v.fetchedAt)}; expires ${iso(v.expiresAt)}` +
+      (v.etag !== null ? `; etag ${v.etag}` : '') +
+      (v.lastModified !== null ? `; last-modified ${v.lastModified}` : ''),
+  ].join('\n');
+}
+
+function showText(origin: string, versions: CachedVersion[]): string {
+  const current = versions.find((v) => v.validTo === null);
+  const lines = [
+    `${origin} (${versions.length} version${versions.length === 1 ? '' : 's'})`,
+    ...versions.map(versionText),
+  ];
+  if (current?.body) lines.push('  current body:', current.body.toString('utf8').replace(/^/gm, '  | '));
+  return `${lines.join('\n')}\n`;
+}
+
+async function write(out: Writable, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain');
+}
+
+/** The cache modules, loaded on use: the SQLite addon costs startup time for every other command. */
+type Lib = typeof Maintenance & { open(options: Options): PolicyCache };
+
+async function loadLib(): Promise<Lib> {
+  const [maintenance, { PolicyCache }] = await Promise.all([
+    import('../pipeline/cache/cache-maintenance.js'),
+    import('../pipeline/cache/policy-cache.js'),
+  ]);
+  return { ...maintenance, open: (options) => new PolicyCache(options.cache, { mustExist: true }) };
+}
+
+async function stats(lib: Lib, options: Options): Promise<number> {
+  const cache = lib.open(options);
+  try {
+    const s = lib.cacheStats(cache, Date.now(), options.maxAge * 1000);
+    process.stdout.write(options.json ? `${JSON.stringify(s, null, 2)}\n` : statsText(s));
+    return EXIT.ok;
+  } finally {
+    cache.close();
+  }
+}
+
+async function show(lib: Lib, options: Options, arg: string): Promise<number> {
+  const cache = lib.open(options);
+  try {
+    const origins = lib.originsNamed(cache, arg);
+    const found = origins.map((o) => [o, cache.history(o)] as const).filter(([, v]) => v.length > 0);
+    if (found.length === 0) {
+      process.stderr.write(`robots-audit: no cached policy for ${arg}\n`);
+      return 1;
+    }
+    for (const [origin, versions] of found) {
+      if (options.json) {
+        const json = versions.map((v) => ({ ...v, body: v.body?.toString('base64') ?? null }));
+        await write(process.stdout, `${JSON.stringify({ origin, versions: json }, null, 2)}\n`);
+      } else await write(process.stdout, showText(origin, versions));
+    }
+    return EXIT.ok;
+  } finally {
+    cache.close();
+  }
+}
+
+async function exportAll(lib: Lib, options: Options): Promise<number> {
+  const cache = lib.open(options);
+  const out: Writable = options.output === '-' ? process.stdout : createWriteStream(options.output);
+  let failed: unknown;
+  out.on('error', (err) => (failed ??= err));
+  try {
+    for (const record of lib.exportRecords(cache)) {
+      if (failed !== undefined) break;
+      await write(out, `${JSON.stringify(record)}\n`);
+    }
+    if (out !== process.stdout) {
+      out.end();
+      await once(out, 'close').catch(() => {});
+    }
+    if (failed !== undefined) {
+      throw new RobotsAuditError(
+        'ERR_OUTPUT',
+        `Cannot write ${options.output}: ${(failed as Error).message}`,
+      );
+    }
+    return EXIT.ok;
+  } finally {
+    cache.close();
+  }
+}
+
+async function prune(lib: Lib, options: Options): Promise<number> {
+  const cache = lib.open(options);
+  try {
+    const r = lib.pruneCache(cache, Date.now() - options.olderThan! * DAY_MS);
+    if (options.json) process.stdout.write(`${JSON.stringify(r)}\n`);
+    else {
+      process.stdout.write(
+        `pruned ${fmt(r.origins)} origins not confirmed for ${options.olderThan} days, ` +
+          `${fmt(r.historyVersions)} older versions, ${fmt(r.bodies)} bodies\n`,
+      );
+    }
+    return EXIT.ok;
+  } finally {
+    cache.close();
+  }
+}
+
+function sub(
+  command: string,
+  describe: string,
+  builder: (y: Argv) => Argv,
+  action: (lib: Lib, options: Options, argv: Args) => Promise<number>,
+): CommandModule<object, Args> {
+  return {
+    command,
+    describe,
+    builder: builder as unknown as CommandModule<object, Args>['builder'],
+    handler: async (argv) => {
+      try {
+        const options = resolveOptions({
+          cache: argv.cache,
+          maxAge: argv['max-age'],
+          json: argv.json,
+          output: argv.output,
+          olderThan: argv['older-than'],
+        });
+        process.exitCode = await action(await loadLib(), options, argv);
+      } catch (err) {
+        process.exitCode = reportFatal(err);
+      }
+    },
+  };
+}
+
+const json = { json: { type: 'boolean', describe: 'Print JSON instead of text' } } as const;
+
 export const cacheCommand: CommandModule = {
   command: 'cache',
-  describe: 'not built yet',
-  handler: () => {
-    throw new Error('not built yet');
-  },
+  describe: 'Inspect and maintain the policy cache: stats, show ORIGIN, export, prune',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('cache', {
+        type: 'string',
+        describe: 'SQLite policy cache file (default .robots-audit-cache.sqlite)',
+      })
+      .command(
+        sub(
+          'stats',
+          'Counts by outcome, freshness, versions, bodies, file size',
+          (y) =>
+            y.options({
+              ...json,
+              'max-age': { type: 'string', describe: 'Seconds a policy counts as fresh' },
+            }),
+          stats,
+        ),
+      )
+      .command(
+        sub(
+          'show <origin>',
+          'Every stored version of an origin (or of every origin of a bare host), current body last',
+          (y) =>
+            y
+              .positional('origin', { type: 'string', describe: 'https://host[:port] or a bare host' })
+              .options(json),
+          (lib, options, argv) => show(lib, options, String(argv.origin)),
+        ),
+      )
+      .command(
+        sub(
+          'export',
+          'Every version as JSON lines (bodies in base64)',
+          (y) =>
+            y.options({ output: { alias: 'o', type: 'string', describe: 'Output file, or - for stdout' } }),
+          exportAll,
+        ),
+      )
+      .command(
+        sub(
+          'prune',
+          'Remove origins not confirmed and history versions ended more than DAYS ago',
+          (y) =>
+            y.options({
+              ...json,
+              'older-than': { type: 'string', demandOption: true, describe: 'Age in days' },
+            }),
+          prune,
+        ),
+      )
+      .demandCommand(1, 'Give a cache command: stats, show ORIGIN, export or prune --older-than DAYS'),
+  handler: () => {},
 };

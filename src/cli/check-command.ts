@@ -1,10 +1,92 @@
-import type { CommandModule } from 'yargs';
+import { readFile } from 'node:fs/promises';
+import type { Argv, CommandModule } from 'yargs';
+import { RobotsAuditError } from '../core/errors.js';
+import { parseRobotsTxt } from '../core/index.js';
+import type { Decision } from '../core/types.js';
+import { resolveOptions } from '../pipeline/options.js';
+import { EXIT, reportFatal } from './exit.js';
 
-// PLACEHOLDER: replaced by the real command.
-export const checkCommand: CommandModule = {
-  command: 'check',
-  describe: 'not built yet',
-  handler: () => {
-    throw new Error('not built yet');
+interface CheckArgs {
+  robots?: string;
+  agent?: string | string[];
+  urls?: string[];
+  [key: string]: unknown;
+}
+
+/** TSV fields cannot hold tabs or line ends: escape them (and the backslash) the linear-TSV way. */
+function tsvField(s: string): string {
+  return /[\t\n\r\\]/.test(s)
+    ? s.replace(/[\t\n\r\\]/g, (c) => (c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\'))
+    : s;
+}
+
+/** One output line: url, allowed|disallowed, verdict, line, rule (tab-separated). */
+export function formatCheckLine(url: string, d: Decision): string {
+  return [url, d.allowed ? 'allowed' : 'disallowed', d.verdict, String(d.line), d.rule]
+    .map(tsvField)
+    .join('\t');
+}
+
+async function run(argv: CheckArgs): Promise<number> {
+  try {
+    const { agents } = resolveOptions({ agents: argv.agent });
+    if (agents.length !== 1) {
+      throw new RobotsAuditError('ERR_USAGE', `check takes exactly one --agent, got ${agents.length}`, {
+        option: 'agents',
+      });
+    }
+    if (typeof argv.robots !== 'string') {
+      throw new RobotsAuditError('ERR_USAGE', 'check takes exactly one --robots FILE', { option: 'robots' });
+    }
+    const file = argv.robots;
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new RobotsAuditError('ERR_ROBOTS_FILE', `cannot read robots file ${file}: ${why}`, {
+        path: file,
+        cause: err,
+      });
+    }
+    const compiled = parseRobotsTxt(body).compile(agents[0]!);
+    let out = '';
+    let anyDisallowed = false;
+    for (const url of argv.urls ?? []) {
+      const d = compiled.check(url);
+      if (!d.allowed) anyDisallowed = true;
+      out += `${formatCheckLine(url, d)}\n`;
+    }
+    process.stdout.write(out);
+    return anyDisallowed ? EXIT.disallowed : EXIT.ok;
+  } catch (err) {
+    return reportFatal(err);
+  }
+}
+
+export const checkCommand: CommandModule<object, CheckArgs> = {
+  command: 'check <urls..>',
+  describe: 'Check URLs (or paths) against one robots.txt file for one agent; exit 1 if any is disallowed',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('urls', {
+        type: 'string',
+        array: true,
+        describe: 'Absolute URLs (http/https, any port) or paths',
+      })
+      .options({
+        robots: { type: 'string', demandOption: true, describe: 'The robots.txt file to check against' },
+        agent: {
+          type: 'string',
+          demandOption: true,
+          describe: "The crawler's product token (a /version is dropped)",
+        },
+      })
+      .example(
+        '$0 check --robots robots.txt --agent Googlebot https://example.com/private/a /search?q=1',
+        '',
+      ) as Argv<CheckArgs>,
+  handler: async (argv) => {
+    process.exitCode = await run(argv);
   },
 };

@@ -1,10 +1,209 @@
-import type { CommandModule } from 'yargs';
+import { open, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
+import { RobotsAuditError } from '../core/errors.js';
+import type { WarmProgress, WarmSummary } from '../pipeline/fetch/warm-cache.js';
+import type { LivePolicyProvider } from '../pipeline/live-policy-provider.js';
+import { type Options, resolveOptions } from '../pipeline/options.js';
+import { EXIT, reportFatal } from './exit.js';
 
-// PLACEHOLDER: replaced by the real command.
-export const fetchCommand: CommandModule = {
-  command: 'fetch',
-  describe: 'not built yet',
-  handler: () => {
-    throw new Error('not built yet');
+/** Options of every command that fetches (fetch, classify): numbers as strings so errors show what was typed. */
+export const NETWORK_OPTIONS: Record<string, YargsOption> = {
+  cache: { type: 'string', describe: 'SQLite policy cache file (default .robots-audit-cache.sqlite)' },
+  'max-age': { type: 'string', describe: 'Seconds a cached policy stays fresh (at most 86400)' },
+  timeout: { type: 'string', describe: 'Seconds per request: connect, headers and body together' },
+  concurrency: { type: 'string', describe: 'Fetches in flight at once' },
+  retries: { type: 'string', describe: 'Retries after a 429/5xx or a transient network failure' },
+  'max-retry-after': { type: 'string', describe: 'Longest Retry-After honoured, in seconds' },
+  'max-body': { type: 'string', describe: 'Decoded bytes of robots.txt kept (at least 512000)' },
+  'http-user-agent': { type: 'string', describe: 'User-Agent header sent with each fetch' },
+  resolve: {
+    type: 'string',
+    describe: 'HOST=ADDRESS: connect to ADDRESS for HOST (repeatable; * = every host)',
+  },
+  'allow-private': {
+    type: 'boolean',
+    describe: 'Allow loopback, private, link-local and metadata addresses',
+  },
+  'ca-file': { type: 'string', describe: 'PEM file of extra trusted CAs (the system ones stay trusted)' },
+  proxy: { type: 'string', describe: 'HTTP(S) proxy URL (default: HTTPS_PROXY / HTTP_PROXY / NO_PROXY)' },
+};
+
+export const INPUT_OPTIONS: Record<string, YargsOption> = {
+  delimiter: { type: 'string', describe: 'Field delimiter of the input CSV ("tab" for TSV)' },
+  'url-column': { type: 'string', describe: 'Column holding the URL' },
+  'host-column': { type: 'string', describe: 'Column holding the host (for path-only URLs)' },
+  scheme: { type: 'string', describe: 'Scheme for path-only URLs: http or https' },
+};
+
+/** The Options fields those yargs options map to. */
+export function networkAndInputOptions(
+  argv: Record<string, unknown>,
+): Partial<Record<keyof Options, unknown>> {
+  return {
+    cache: argv.cache,
+    maxAge: argv['max-age'],
+    timeout: argv.timeout,
+    concurrency: argv.concurrency,
+    retries: argv.retries,
+    maxRetryAfter: argv['max-retry-after'],
+    maxBody: argv['max-body'],
+    httpUserAgent: argv['http-user-agent'],
+    resolve: argv.resolve,
+    allowPrivate: argv['allow-private'],
+    caFile: argv['ca-file'],
+    proxy: argv.proxy,
+    delimiter: argv.delimiter,
+    urlColumn: argv['url-column'],
+    hostColumn: argv['host-column'],
+    scheme: argv.scheme,
+  };
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function progressLine(p: WarmProgress, started: number): string {
+  const o = p.stats.byOutcome;
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  return (
+    `fetch: ${fmt(p.rows)} rows · ${fmt(p.done)}/${fmt(p.origins)} origins · ${p.stats.inFlight} in flight` +
+    ` · parsed ${fmt(o.parsed ?? 0)} unavailable ${fmt(o.unavailable ?? 0)} unreachable ${fmt(o.unreachable ?? 0)}` +
+    ` · ${secs} s`
+  );
+}
+
+function summaryText(s: WarmSummary): string {
+  const o = s.stats.byOutcome;
+  const src = s.stats.bySource;
+  const codes = (m: Record<string, number>) =>
+    Object.entries(m)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${fmt(v)}`)
+      .join(', ');
+  const lines = [
+    `robots-audit fetch: ${fmt(s.rows)} rows, ${fmt(s.origins)} origins in ${(s.elapsedMs / 1000).toFixed(1)} s` +
+      ` (${fmt(s.stats.fetched)} fetched, ${fmt(s.stats.retries)} retries)`,
+    `  parsed       ${fmt(o.parsed ?? 0)}`,
+    `  unavailable  ${fmt(o.unavailable ?? 0)}`,
+    `  unreachable  ${fmt(o.unreachable ?? 0)}`,
+    `  sources      fetch ${fmt(src.fetch ?? 0)}, cache ${fmt(src.cache ?? 0)}, revalidated ${fmt(src.revalidated ?? 0)}, stale ${fmt(src.stale ?? 0)}`,
+  ];
+  if (Object.keys(s.stats.byErrorCode).length > 0) lines.push(`  errors       ${codes(s.stats.byErrorCode)}`);
+  if (s.badRows > 0) lines.push(`  bad rows     ${fmt(s.badRows)} (${codes(s.badRowCodes)})`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function writeSummaryFile(path: string, s: WarmSummary): Promise<void> {
+  const json = {
+    command: 'fetch',
+    rows: s.rows,
+    badRows: s.badRows,
+    badRowCodes: s.badRowCodes,
+    origins: s.origins,
+    fetched: s.stats.fetched,
+    retries: s.stats.retries,
+    byOutcome: s.stats.byOutcome,
+    bySource: s.stats.bySource,
+    byErrorCode: s.stats.byErrorCode,
+    elapsedMs: s.elapsedMs,
+  };
+  try {
+    await writeFile(path, `${JSON.stringify(json, null, 2)}\n`);
+  } catch (err) {
+    throw new RobotsAuditError('ERR_OUTPUT', `Cannot write ${path}: ${(err as Error).message}`, {
+      path,
+      cause: err,
+    });
+  }
+}
+
+async function openInput(path: string): Promise<Readable> {
+  if (path === '-') return process.stdin;
+  try {
+    return (await open(path, 'r')).createReadStream();
+  } catch (err) {
+    throw new RobotsAuditError('ERR_INPUT', `Cannot read ${path}: ${(err as Error).message}`, {
+      path,
+      cause: err,
+    });
+  }
+}
+
+interface FetchArgs {
+  input: string;
+  progress?: boolean;
+  quiet?: boolean;
+  summary?: string;
+  [key: string]: unknown;
+}
+
+async function run(argv: FetchArgs): Promise<number> {
+  let provider: LivePolicyProvider | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // Queued cache writes are committed; the WAL makes what is committed survive.
+    provider?.flush();
+    process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
+  };
+  try {
+    const options = resolveOptions({
+      ...networkAndInputOptions(argv),
+      progress: argv.progress,
+      quiet: argv.quiet,
+      summary: argv.summary,
+    });
+    // yargs hands a lone `-` positional over as '' (typed string) or true: both mean stdin.
+    const inputArg = argv.input === '' || (argv.input as unknown) === true ? '-' : argv.input;
+    const input = await openInput(inputArg);
+    // Loaded here, not at the top: undici and the SQLite addon cost startup time for every other command.
+    const [{ createLivePolicyProvider }, { warmCache }] = await Promise.all([
+      import('../pipeline/live-policy-provider.js'),
+      import('../pipeline/fetch/warm-cache.js'),
+    ]);
+    provider = createLivePolicyProvider(options);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const started = Date.now();
+    const tty = process.stderr.isTTY === true;
+    const showProgress = !options.quiet && (tty || options.progress);
+    let lastLine = 0;
+    const summary = await warmCache(input, options, provider, {
+      onProgress: (p) => {
+        if (!showProgress) return;
+        if (tty) process.stderr.write(`\r${progressLine(p, started)}\x1b[K`);
+        else if (Date.now() - lastLine >= 1000) {
+          lastLine = Date.now();
+          process.stderr.write(`${progressLine(p, started)}\n`);
+        }
+      },
+    });
+    await provider.close();
+    if (showProgress && tty) process.stderr.write('\r\x1b[K');
+    if (!options.quiet) process.stderr.write(summaryText(summary));
+    if (options.summary !== undefined) await writeSummaryFile(options.summary, summary);
+    return EXIT.ok;
+  } catch (err) {
+    await provider?.close().catch(() => {});
+    return reportFatal(err);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+export const fetchCommand: CommandModule<object, FetchArgs> = {
+  command: 'fetch <input>',
+  describe: 'Fetch robots.txt for every origin in INPUT.csv (or - for stdin) into the policy cache',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('input', { type: 'string', describe: 'CSV with a url column (and optionally host), or -' })
+      .options(NETWORK_OPTIONS)
+      .options(INPUT_OPTIONS)
+      .options({
+        progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
+        quiet: { type: 'boolean', describe: 'No progress line and no summary' },
+        summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
+      }) as unknown as Argv<FetchArgs>,
+  handler: async (argv) => {
+    process.exitCode = await run(argv);
   },
 };

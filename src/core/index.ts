@@ -1,2 +1,6 @@
-// PLACEHOLDER: the core engine's exports (parseRobotsTxt, …) go here.
-export {};
+// The pure robots.txt engine (no I/O): parse once, compile per agent, check millions of paths.
+
+export { normalizeAgent } from './agent.js';
+export { parseRobotsTxt } from './robots-txt.js';
+export type { CompiledRules, Decision, RobotsRecord, RobotsTxt, RuleInfo, Verdict } from './types.js';
+export { pathFromUrl } from './url-path.js';

@@ -58,6 +58,10 @@ export interface Options {
   progress: boolean;
   /** No progress line and no human summary (`--quiet`). */
   quiet: boolean;
+  /** `cache prune`: remove what was last confirmed more than this many days ago (`--older-than`). */
+  olderThan: number | undefined;
+  /** `cache stats|show`: print JSON instead of text (`--json`). */
+  json: boolean;
 }
 
 export const DEFAULTS: Readonly<Options> = Object.freeze({
@@ -86,6 +90,8 @@ export const DEFAULTS: Readonly<Options> = Object.freeze({
   summary: undefined,
   progress: false,
   quiet: false,
+  olderThan: undefined,
+  json: false,
 });
 
 function describe(value: unknown): string {
@@ -208,6 +214,8 @@ const VALIDATORS: Validators = {
   summary: (v) => optionalText('summary', v),
   progress: (v) => boolean('progress', v),
   quiet: (v) => boolean('quiet', v),
+  olderThan: (v) => integer('olderThan', v, 0, 36_500),
+  json: (v) => boolean('json', v),
 };
 
 /**

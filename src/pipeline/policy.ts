@@ -37,7 +37,10 @@ export interface Policy {
   outcome: PolicyOutcome;
   source: PolicySource;
   robotsUrl: string;
-  /** URL of the last response after redirects; null when nothing answered. */
+  /**
+   * URL of the last response after redirects; null when nothing answered. When a redirect target then
+   * fails (network error, refused address), the URL that failed.
+   */
   finalUrl: string | null;
   /** HTTP status of the last response, or null. */
   status: number | null;
@@ -57,8 +60,13 @@ export interface Policy {
   truncated: boolean;
   etag: string | null;
   lastModified: string | null;
-  /** An unreachable origin answered from a parsed copy younger than 30 days. */
+  /**
+   * An unreachable origin answered from a parsed copy younger than 30 days (source `stale`), or, with
+   * `--offline`, a cached policy older than `maxAge` (source `cache`): the newest copy there is.
+   */
   stale: boolean;
+  /** Set on source `stale`: what the latest attempt got instead (status or error code) and when (epoch ms). */
+  staleCause?: { status: number | null; errorCode: string | null; at: number };
 }
 
 /** Anything that can answer "which policy is in force for this origin". */

@@ -1,0 +1,45 @@
+// Byte handling without node: imports. The engine works on a "binary string": one UTF-16 code unit per
+// input byte (0–255), so V8 can scan it as a one-byte string while offsets stay byte offsets.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: false });
+const CHUNK = 8192;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** True when every code unit is below 0x80. */
+export function isAscii(s: string): boolean {
+  return !NON_ASCII.test(s);
+}
+
+/** Node's Buffer has a native latin1 decoder; detected on the value, so the core imports nothing. */
+interface Latin1Sliceable extends Uint8Array {
+  latin1Slice(start: number, end: number): string;
+}
+
+/** One char per byte (latin1 mapping, not windows-1252). */
+export function bytesToBinary(bytes: Uint8Array): string {
+  const fast = bytes as Latin1Sliceable;
+  if (typeof fast.latin1Slice === 'function') return fast.latin1Slice(0, bytes.length);
+  if (bytes.length <= CHUNK) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  let out = '';
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    out += String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK) as unknown as number[]);
+  }
+  return out;
+}
+
+/** The body as a binary string of its bytes; a string body stands for its UTF-8 encoding. */
+export function toBinary(body: string | Uint8Array): string {
+  if (typeof body === 'string') return isAscii(body) ? body : bytesToBinary(encoder.encode(body));
+  if (body instanceof Uint8Array) return bytesToBinary(body);
+  return '';
+}
+
+/** Decodes a binary string's bytes as UTF-8 (invalid sequences become U+FFFD). */
+export function binaryToText(bin: string): string {
+  if (isAscii(bin)) return bin;
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return decoder.decode(bytes);
+}

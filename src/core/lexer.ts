@@ -1,0 +1,117 @@
+// Splits a robots.txt (as a binary string) into key/value lines exactly as the reference's
+// RobotsTxtParser::Parse and GetKeyAndValueFrom do.
+
+/** Bytes of a line kept by the reference (2083 * 8 - 1); the rest of the line is dropped. */
+export const MAX_LINE_BYTES = 2083 * 8 - 1;
+
+/** Kinds of keys the reference recognises (plain numbers: cheap to compare, safe across modules). */
+export const KeyKind = { UserAgent: 0, Allow: 1, Disallow: 2, Sitemap: 3, Unknown: 4 } as const;
+export type KeyKind = (typeof KeyKind)[keyof typeof KeyKind];
+
+/** Receives one key/value line: offsets into the binary string, both ranges already stripped. */
+export type LineSink = (
+  line: number,
+  kind: KeyKind,
+  keyStart: number,
+  keyEnd: number,
+  valueStart: number,
+  valueEnd: number,
+) => void;
+
+/** absl::ascii_isspace: space, \t, \n, \v, \f, \r. */
+export function isAsciiSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+const USER_AGENT_PREFIXES = ['user-agent', 'useragent', 'user agent'];
+const DISALLOW_PREFIXES = ['disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'];
+const SITEMAP_PREFIXES = ['sitemap', 'site-map'];
+
+function startsWithAny(key: string, prefixes: readonly string[]): boolean {
+  for (const p of prefixes) if (key.startsWith(p)) return true;
+  return false;
+}
+
+/** The reference's ParsedRobotsKey::Parse: case-insensitive prefixes, typos included. */
+export function classifyKey(key: string): KeyKind {
+  // toLowerCase never maps a non-ASCII char to ASCII here, so prefix tests stay byte-exact.
+  const k = key.toLowerCase();
+  if (startsWithAny(k, USER_AGENT_PREFIXES)) return KeyKind.UserAgent;
+  if (k.startsWith('allow')) return KeyKind.Allow;
+  if (startsWithAny(k, DISALLOW_PREFIXES)) return KeyKind.Disallow;
+  if (startsWithAny(k, SITEMAP_PREFIXES)) return KeyKind.Sitemap;
+  return KeyKind.Unknown;
+}
+
+/** Parses one line [start, end) (no line-end chars) and emits it if it is a key/value line. */
+function parseLine(s: string, line: number, start: number, end: number, sink: LineSink): void {
+  if (end - start > MAX_LINE_BYTES) end = start + MAX_LINE_BYTES;
+  // The reference handles a line as a C string: a NUL ends it, and so does a comment.
+  let colon = -1;
+  let contentEnd = end;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 35 || c === 0) {
+      contentEnd = i;
+      break;
+    }
+    if (c === 58 && colon < 0) colon = i;
+  }
+  let ls = start;
+  let re = contentEnd;
+  while (ls < re && isAsciiSpace(s.charCodeAt(ls))) ls++;
+  while (re > ls && isAsciiSpace(s.charCodeAt(re - 1))) re--;
+  if (ls === re) return;
+  let sep = colon;
+  if (sep < 0) {
+    // Google-specific: a missing colon is accepted when exactly two space/tab-separated tokens remain.
+    for (let i = ls; i < re; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || c === 9) {
+        sep = i;
+        break;
+      }
+    }
+    if (sep < 0) return;
+    let v = sep;
+    while (v < re && (s.charCodeAt(v) === 32 || s.charCodeAt(v) === 9)) v++;
+    for (let i = v; i < re; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || c === 9) return;
+    }
+  }
+  let ke = sep;
+  while (ke > ls && isAsciiSpace(s.charCodeAt(ke - 1))) ke--;
+  if (ke === ls) return;
+  let vs = sep + 1;
+  while (vs < re && isAsciiSpace(s.charCodeAt(vs))) vs++;
+  sink(line, classifyKey(s.slice(ls, ke)), ls, ke, vs, re);
+}
+
+/**
+ * Walks the lines of a binary string: a partial or complete UTF-8 BOM at the start is skipped; LF, CR
+ * and CRLF end lines (CRLF once, CR CR twice); the last line is always emitted, so line numbers count
+ * the way the reference counts them.
+ */
+export function lexRobots(s: string, sink: LineSink): void {
+  const n = s.length;
+  let i = 0;
+  if (n > 0 && s.charCodeAt(0) === 0xef) {
+    i = 1;
+    if (n > 1 && s.charCodeAt(1) === 0xbb) {
+      i = 2;
+      if (n > 2 && s.charCodeAt(2) === 0xbf) i = 3;
+    }
+  }
+  let line = 0;
+  let start = i;
+  let lastWasCr = false;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 10 && c !== 13) continue;
+    if (!(c === 10 && lastWasCr && i === start)) parseLine(s, ++line, start, i, sink);
+    start = i + 1;
+    lastWasCr = c === 13;
+  }
+  parseLine(s, ++line, start, n, sink);
+}

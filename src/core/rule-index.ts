@@ -1,0 +1,200 @@
+// The compiled fast path: an agent's rules in decision order, their literal prefixes in a byte trie.
+// A path walks the trie once; only rules whose literal prefix matched, and whose rank can still beat
+// the best found so far, are tried. Nothing is allocated per path.
+
+import { matchWildcardTail, type PatternKind, splitPattern } from './pattern.js';
+import { buildTrie, computeMinRank } from './radix-trie.js';
+import type { OrderedRules } from './rule-order.js';
+import type { RuleInfo } from './types.js';
+
+/** Nodes with at least this many children get a 128-entry table instead of a sorted edge list. */
+const DENSE_MIN_CHILDREN = 12;
+const NO_NODE = -1;
+const DENSE = -2;
+const NO_TAIL = 0x7fffffff;
+/**
+ * Per wildcard rule, inline in its node's list: rank, minimum length after the prefix, which piece to
+ * look for first (the longest, when it is not the first piece; else -1: a native indexOf rejects most
+ * non-matching rules at once), and 1 if the pattern ends with `$`.
+ */
+const WILD_SIZE = 4;
+/**
+ * Each trie node is one block: a header [min rank in subtree, first Prefix rank here, first Exact
+ * rank here, wildcard list start, end, shortest wildcard tail here, edges start, edges end or DENSE,
+ * label length], then its label, its wildcard entries and its edges. A Prefix rule at a node the path
+ * reaches always matches, so only the node's best one matters; likewise Exact at the path's end. The
+ * trie is a radix trie: an edge's first char selects the child, the child's label holds the rest of
+ * the edge. Blocks are laid out parents first, so a walk reads a few adjacent cache lines.
+ */
+const NODE_SIZE = 9;
+
+/** A copy of `s` that does not share memory with the string it was sliced from. */
+export function detach(s: string): string {
+  return ` ${s}`.slice(1);
+}
+
+/** Index of the longest piece when scanning for it first saves work (it is not the first piece), else -1. */
+function keySegment(segments: readonly string[]): number {
+  let key = 0;
+  for (let i = 1; i < segments.length; i++) if (segments[i]!.length > segments[key]!.length) key = i;
+  return key === 0 || segments[key]!.length === 0 ? -1 : key;
+}
+
+/**
+ * Everything `decide` reads lives in one Int32Array (trie nodes, wildcard lists, edges, labels), so
+ * that a check touches a few cache lines even when consecutive checks hit different hosts' indexes.
+ */
+/** The compiled table and what `decide` needs besides it; shared by every agent that selects the same groups. */
+export interface RuleTable {
+  readonly count: number;
+  readonly t: Int32Array;
+  readonly segments: readonly (readonly string[])[];
+}
+
+export class RuleIndex implements RuleTable {
+  /** Entry infos by rank: what `decide` indexes into. */
+  readonly infos: readonly RuleInfo[];
+  readonly count: number;
+  readonly t: Int32Array;
+  readonly segments: (readonly string[])[];
+
+  constructor(ordered: OrderedRules) {
+    const n = ordered.patterns.length;
+    this.count = n;
+    this.infos = ordered.infos;
+    this.segments = new Array(n);
+    const anchored = new Uint8Array(n);
+    const prefixes: string[] = new Array(n);
+    const kinds: PatternKind[] = new Array(n);
+    for (let r = 0; r < n; r++) {
+      const split = splitPattern(ordered.patterns[r]!);
+      prefixes[r] = split.prefix;
+      kinds[r] = split.kind;
+      // Own copies: the pieces would otherwise keep the whole robots.txt body alive.
+      this.segments[r] = split.segments.length === 0 ? split.segments : split.segments.map(detach);
+      anchored[r] = split.anchored ? 1 : 0;
+    }
+    const order = computeMinRank(buildTrie(prefixes, kinds, n));
+    for (const b of order) for (const c of b.children) c.labelLen = c.depth - b.depth - 1;
+    let size = 0;
+    for (const b of order) {
+      b.slot = size;
+      const edges = b.children.length >= DENSE_MIN_CHILDREN ? 128 : 2 * b.children.length;
+      size += NODE_SIZE + b.labelLen + b.wild.length * WILD_SIZE + edges;
+    }
+    const t = new Int32Array(size);
+    for (const b of order) {
+      const o = b.slot;
+      let pos = o + NODE_SIZE;
+      const parentDepth = b.depth - b.labelLen - 1;
+      for (let i = parentDepth + 1; i < b.depth; i++) t[pos++] = b.key.charCodeAt(i);
+      t[o] = b.minRank;
+      t[o + 1] = b.firstPrefix;
+      t[o + 2] = b.firstExact;
+      t[o + 3] = pos;
+      let minTail = NO_TAIL;
+      for (const r of b.wild) {
+        let tail = 0;
+        for (const seg of this.segments[r]!) tail += seg.length;
+        t[pos] = r;
+        t[pos + 1] = tail;
+        t[pos + 2] = keySegment(this.segments[r]!);
+        t[pos + 3] = anchored[r]!;
+        minTail = Math.min(minTail, tail);
+        pos += WILD_SIZE;
+      }
+      t[o + 4] = pos;
+      t[o + 5] = minTail;
+      t[o + 6] = pos;
+      if (b.children.length >= DENSE_MIN_CHILDREN) {
+        t.fill(NO_NODE, pos, pos + 128);
+        for (const c of b.children) {
+          const ch = c.key.charCodeAt(b.depth);
+          if (ch < 128) t[pos + ch] = c.slot; // patterns are ASCII once escaped
+        }
+        t[o + 7] = DENSE;
+      } else {
+        // Children were added in key order, so the edge list is sorted by char.
+        for (const c of b.children) {
+          t[pos++] = c.key.charCodeAt(b.depth);
+          t[pos++] = c.slot;
+        }
+        t[o + 7] = pos;
+      }
+      t[o + 8] = b.labelLen;
+    }
+    this.t = t;
+  }
+
+  /** Rank of the deciding entry for a path+query, or -1 when none matches. */
+  decide(path: string): number {
+    return decideIn(this, path, 0, path.length);
+  }
+}
+
+/**
+ * Rank of the deciding entry for the path+query `s[start, end)`, or -1 when none matches. Taking a
+ * span lets a URL be matched in place, without slicing out its path.
+ */
+export function decideIn(table: RuleTable, s: string, start: number, end: number): number {
+  const t = table.t;
+  const count = table.count;
+  const len = end - start;
+  let best = count;
+  let node = 0;
+  let d = 0;
+  for (;;) {
+    if (t[node]! >= best) break;
+    if (t[node + 1]! < best) best = t[node + 1]!;
+    if (d === len && t[node + 2]! < best) best = t[node + 2]!;
+    const wildEnd = t[node + 4]!;
+    if (len - d >= t[node + 5]!) {
+      for (let k = t[node + 3]!; k < wildEnd; k += WILD_SIZE) {
+        const r = t[k]!;
+        if (r >= best) break;
+        if (len - d < t[k + 1]!) continue;
+        const segments = table.segments[r]!;
+        const key = t[k + 2]!;
+        if (key >= 0) {
+          const piece = segments[key]!;
+          const at = s.indexOf(piece, start + d);
+          if (at < 0 || at + piece.length > end) continue;
+        }
+        if (matchWildcardTail(s, start + d, end, segments, t[k + 3] === 1)) {
+          best = r;
+          break;
+        }
+      }
+    }
+    if (d === len) break;
+    const c = s.charCodeAt(start + d);
+    const edges = t[node + 6]!;
+    const edgesEnd = t[node + 7]!;
+    let next = NO_NODE;
+    if (edgesEnd === DENSE) {
+      if (c < 128) next = t[edges + c]!;
+    } else {
+      for (let k = edges; k < edgesEnd; k += 2) {
+        const e = t[k]!;
+        if (e >= c) {
+          if (e === c) next = t[k + 1]!;
+          break;
+        }
+      }
+    }
+    if (next === NO_NODE) break;
+    const labelLen = t[next + 8]!;
+    if (labelLen > 0) {
+      // The path must spell the rest of the edge; no rule hangs inside it.
+      if (len - d - 1 < labelLen) break;
+      const label = next + NODE_SIZE;
+      const p = start + d + 1;
+      let j = 0;
+      while (j < labelLen && t[label + j] === s.charCodeAt(p + j)) j++;
+      if (j < labelLen) break;
+    }
+    node = next;
+    d += 1 + labelLen;
+  }
+  return best === count ? -1 : best;
+}

@@ -1,0 +1,79 @@
+import type { Database } from 'better-sqlite3';
+import { RobotsAuditError } from '../../core/errors.js';
+
+/**
+ * The policy cache schema and its migrations. Each migration runs in the same IMMEDIATE transaction as
+ * the version bump, so a crash mid-migration leaves the previous version intact.
+ *
+ * versions: one row per version of an origin's policy. The current one has valid_to NULL; when the body
+ *   or status changes, the current row gets valid_to = the time the change was first seen and a new row
+ *   starts (valid_from = that time). fetched_at is the last time the version was confirmed (fetch or 304).
+ * bodies: robots.txt bodies by sha256, shared by every version (and origin) with the same bytes.
+ */
+
+const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
+  // 1: initial schema
+  (db) => {
+    db.exec(`
+      CREATE TABLE bodies (
+        sha256 TEXT PRIMARY KEY,
+        body BLOB NOT NULL
+      );
+      CREATE TABLE versions (
+        id INTEGER PRIMARY KEY,
+        origin TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('parsed', 'unavailable', 'unreachable')),
+        robots_url TEXT NOT NULL,
+        final_url TEXT,
+        status INTEGER,
+        error_code TEXT,
+        sha256 TEXT REFERENCES bodies (sha256),
+        bytes INTEGER NOT NULL,
+        truncated INTEGER NOT NULL,
+        etag TEXT,
+        last_modified TEXT,
+        valid_from INTEGER NOT NULL,
+        valid_to INTEGER,
+        fetched_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        CHECK (valid_to IS NULL OR valid_to >= valid_from)
+      );
+      CREATE UNIQUE INDEX versions_current ON versions (origin) WHERE valid_to IS NULL;
+      CREATE INDEX versions_history ON versions (origin, valid_from);
+      CREATE INDEX versions_sha256 ON versions (sha256) WHERE sha256 IS NOT NULL;
+    `);
+  },
+];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+function currentVersion(db: Database): number {
+  const table = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    .get();
+  if (table === undefined) return 0;
+  const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
+  return row?.version ?? 0;
+}
+
+/** Brings the schema up to SCHEMA_VERSION; refuses a file written by a newer build. */
+export function migrate(db: Database, path: string): number {
+  const run = db.transaction(() => {
+    const from = currentVersion(db);
+    if (from > SCHEMA_VERSION) {
+      throw new RobotsAuditError(
+        'ERR_CACHE_VERSION',
+        `Cache ${path} has schema version ${from}, newer than this robots-audit understands (${SCHEMA_VERSION})`,
+        { path },
+      );
+    }
+    if (from === SCHEMA_VERSION) return from;
+    if (from === 0) db.exec('CREATE TABLE schema_version (version INTEGER NOT NULL)');
+    for (let v = from; v < SCHEMA_VERSION; v++) MIGRATIONS[v]!(db);
+    db.prepare('DELETE FROM schema_version').run();
+    db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(SCHEMA_VERSION);
+    return SCHEMA_VERSION;
+  });
+  return run.immediate();
+}

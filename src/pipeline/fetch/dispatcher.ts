@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { isIP, type Socket } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
+import { RobotsAuditError } from '../../core/errors.js';
+import { bareAddress, isBlockedAddress } from './address-policy.js';
+import { fetchError } from './error-codes.js';
+import { createLookup, type ResolverConfig } from './resolver.js';
+
+/**
+ * The undici dispatcher every fetch goes through: our lookup (pins + block list), an address check on
+ * the socket actually connected, extra CAs on top of the system ones, and a proxy when configured.
+ */
+
+export interface DispatcherConfig {
+  resolver: ResolverConfig;
+  timeoutMs: number;
+  caFile: string | undefined;
+  proxy: string | undefined;
+}
+
+export interface ExchangeOptions {
+  headers: Record<string, string>;
+  signal: AbortSignal;
+}
+
+export interface FetchDispatcher {
+  /**
+   * Sends GET `url` and hands the response to `use`; the connection is released when `use` settles
+   * (`use` must consume or discard the body).
+   */
+  exchange<T>(url: URL, opts: ExchangeOptions, use: (res: Dispatcher.ResponseData) => Promise<T>): Promise<T>;
+  /** True while a connection to `protocol//host:port` is being set up (tells a connect timeout from a headers one). */
+  connecting(key: string): boolean;
+  /** True when requests may go through a proxy (the proxy resolves names, so we pre-check them). */
+  proxied: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Closing a connection with an error whose stack is already captured: Node reads `err.stack` on every
+ * destroy, and a fresh undici error per origin (its default) costs more than the rest of the close.
+ */
+const RELEASED = Object.assign(new Error('robots-audit: connection released'), { code: 'ERR_RELEASED' });
+void RELEASED.stack;
+const ignore = () => {};
+
+/** `http://a.example:80`: the key `connecting` expects. */
+export function connectKey(protocol: string, hostname: string, port: string | number): string {
+  const p = String(port) || (protocol === 'https:' ? '443' : '80');
+  return `${protocol}//${hostname.toLowerCase()}:${p}`;
+}
+
+/**
+ * The CAs to trust with `--ca-file`: Node's bundled roots, NODE_EXTRA_CA_CERTS, then the file; undefined
+ * (Node's default store) without it.
+ */
+export function trustedCas(caFile: string | undefined): string[] | undefined {
+  const extra: string[] = [];
+  const envExtra = process.env.NODE_EXTRA_CA_CERTS;
+  for (const file of [envExtra, caFile]) {
+    if (!file) continue;
+    try {
+      extra.push(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new RobotsAuditError('ERR_CA_FILE', `Cannot read CA file ${file}: ${(err as Error).message}`, {
+        path: file,
+        cause: err,
+      });
+    }
+  }
+  // Passing `ca` replaces Node's trust store, so the bundled roots are added back first.
+  return caFile === undefined ? undefined : [...rootCertificates, ...extra];
+}
+
+const PROXY_ENV = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'];
+
+export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher {
+  const { resolver, timeoutMs } = config;
+  const ca = trustedCas(config.caFile);
+  const tlsOptions = ca === undefined ? {} : { ca };
+  const base = buildConnector({ timeout: timeoutMs, lookup: createLookup(resolver), ...tlsOptions } as never);
+  const pending = new Map<string, number>();
+  const refuse = (address: string) => !resolver.allowPrivate && isBlockedAddress(address, resolver.blockList);
+
+  const connect: buildConnector.connector = (opts, callback) => {
+    const host = bareAddress(opts.hostname);
+    // net.connect skips `lookup` for IP literals, so those are checked here.
+    if (isIP(host) !== 0 && refuse(host)) {
+      callback(fetchError('ERR_BLOCKED_ADDRESS', `${host} is a refused address; use --allow-private`), null);
+      return;
+    }
+    const key = connectKey(opts.protocol, opts.hostname, opts.port);
+    pending.set(key, (pending.get(key) ?? 0) + 1);
+    base(opts, (err, socket) => {
+      const left = (pending.get(key) ?? 1) - 1;
+      if (left === 0) pending.delete(key);
+      else pending.set(key, left);
+      if (err) return callback(err, null);
+      const remote = (socket as Socket).remoteAddress;
+      // Belt and braces: the address actually connected to, whatever resolved it.
+      if (remote !== undefined && refuse(remote)) {
+        socket!.destroy();
+        return callback(fetchError('ERR_BLOCKED_ADDRESS', `${remote} is a refused address`), null);
+      }
+      callback(null, socket!);
+    });
+  };
+
+  const common = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 1000 };
+  const requestTls = { timeout: timeoutMs, ...tlsOptions };
+  const connecting = (key: string) => pending.has(key);
+  let agent: Dispatcher | undefined;
+  if (config.proxy !== undefined) {
+    agent = new ProxyAgent({ uri: config.proxy, requestTls, ...common });
+  } else if (PROXY_ENV.some((name) => process.env[name])) {
+    agent = new EnvHttpProxyAgent({ connect, requestTls, ...common } as never);
+  }
+  if (agent !== undefined) {
+    const proxy = agent;
+    return {
+      proxied: true,
+      connecting,
+      exchange: async (url, opts, use) =>
+        use(
+          await proxy.request({
+            origin: url.origin,
+            path: url.pathname + url.search,
+            method: 'GET',
+            ...opts,
+          }),
+        ),
+      close: () => proxy.close(),
+    };
+  }
+  // Direct: one short-lived Client per request. Each origin is fetched once, so a pool per origin (what
+  // an Agent keeps) would only add bookkeeping and idle sockets.
+  const live = new Set<Client>();
+  return {
+    proxied: false,
+    connecting,
+    async exchange(url, opts, use) {
+      const client = new Client(url.origin, { connect, ...common });
+      live.add(client);
+      try {
+        return await use(await client.request({ path: url.pathname + url.search, method: 'GET', ...opts }));
+      } finally {
+        live.delete(client);
+        client.destroy(RELEASED).catch(ignore);
+      }
+    },
+    async close() {
+      await Promise.all([...live].map((c) => c.destroy(RELEASED).catch(ignore)));
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { GroupRule } from '../../src/core/parse.js';
+import { matchPattern } from '../../src/core/pattern.js';
+import { decideIn, RuleIndex } from '../../src/core/rule-index.js';
+import { orderRules } from '../../src/core/rule-order.js';
+
+function rule(allowed: boolean, pattern: string, line: number): GroupRule {
+  return { pattern, info: { allowed, line, rule: `${allowed ? 'Allow' : 'Disallow'}: ${pattern}` } };
+}
+
+/** First pattern in decision order that matches: what the index must find without scanning. */
+function bruteForce(patterns: readonly string[], path: string): number {
+  return patterns.findIndex((p) => matchPattern(path, p));
+}
+
+describe('RuleIndex.decide', () => {
+  it('finds the first matching pattern in decision order', () => {
+    const idx = new RuleIndex(
+      orderRules([
+        rule(false, '/', 1),
+        rule(true, '/a', 2),
+        rule(false, '/a/*.pdf$', 3),
+        rule(true, '/a/b$', 4),
+      ]),
+    );
+    expect(idx.infos[idx.decide('/a/x.pdf')]!.line).toBe(3);
+    expect(idx.infos[idx.decide('/a/x.pdfx')]!.line).toBe(2);
+    expect(idx.infos[idx.decide('/a/b')]!.line).toBe(4);
+    expect(idx.infos[idx.decide('/zzz')]!.line).toBe(1);
+    expect(idx.decide('')).toBe(-1);
+    expect(decideIn(idx, 'https://h/a/b#frag', 9, 13)).toBe(idx.decide('/a/b'));
+  });
+
+  it('handles nodes with many children (dense tables), split edges and shared prefixes', () => {
+    const rules = [...'abcdefghijklmnopqrstuvwxyz'].flatMap((c, i) => [
+      rule(false, `/${c}`, 2 * i + 1),
+      rule(true, `/${c}${c}long/path`, 2 * i + 2),
+    ]);
+    const o = orderRules(rules);
+    const idx = new RuleIndex(o);
+    for (const p of ['/a', '/aalong/path/x', '/aalong/pat', '/zz', '/', '/A', '/é', '/q?x']) {
+      expect(idx.decide(p)).toBe(bruteForce(o.patterns, p));
+    }
+  });
+
+  it('agrees with a brute-force scan on random rule sets', () => {
+    const piece = fc.constantFrom('/', 'a', 'b', 'ab', '*', '$', '?', '%2F', '.', 'index.html');
+    const pattern = fc.array(piece, { maxLength: 5 }).map((p) => p.join(''));
+    const path = fc
+      .array(fc.constantFrom('/', 'a', 'b', 'ab', '?', '%2F', '.', 'é', '$', '*'), { maxLength: 8 })
+      .map((p) => `/${p.join('')}`);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), pattern), { maxLength: 30 }),
+        fc.array(path, { maxLength: 10 }),
+        (spec, paths) => {
+          const o = orderRules(spec.map(([a, p], i) => rule(a, p, i + 1)));
+          const idx = new RuleIndex(o);
+          for (const p of paths) expect(idx.decide(p)).toBe(bruteForce(o.patterns, p));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('indexes 50,000 rules and still answers exactly', () => {
+    const rules: GroupRule[] = [];
+    for (let i = 0; i < 50_000; i++)
+      rules.push(rule(i % 3 === 0, i % 7 === 0 ? `/p${i}/*.x$` : `/p${i}/`, i + 1));
+    const o = orderRules(rules);
+    const idx = new RuleIndex(o);
+    expect(idx.infos[idx.decide('/p49999/a')]!.line).toBe(50_000);
+    expect(idx.infos[idx.decide('/p49994/q.x')]!.line).toBe(49_995);
+    expect(idx.decide('/p49994/q.y')).toBe(-1);
+    expect(idx.decide('/nothing')).toBe(-1);
+  });
+});

@@ -1,0 +1,42 @@
+/** Shared set-up for fetch/cache tests: a temp dir for the SQLite file, options pointing at the local server. */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Options, resolveOptions } from '../../../src/pipeline/options.js';
+import type { Origin } from '../../../src/pipeline/policy.js';
+import type { MultiHostServer } from '../../helpers/multi-host-server.js';
+
+// A proxy configured on the machine would carry test traffic off loopback: tests never inherit one
+// (spawned CLIs get process.env, so they are covered too). proxy.test.ts sets its own.
+for (const name of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY']) {
+  delete process.env[name];
+}
+
+export function tempDir(): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'robots-audit-fetch-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Options for a live provider against the local server: every host pinned to 127.0.0.1. */
+export function liveOptions(srv: MultiHostServer, cache: string, extra: Partial<Options> = {}): Options {
+  return resolveOptions({
+    cache,
+    resolve: ['*=127.0.0.1'],
+    allowPrivate: true,
+    caFile: srv.caFile,
+    timeout: 3,
+    retries: 0,
+    ...extra,
+  });
+}
+
+/** The origin of `host` on the server's HTTP (or HTTPS) port. */
+export function at(srv: MultiHostServer, host: string, scheme: 'http' | 'https' = 'http'): Origin {
+  return { scheme, host, port: scheme === 'http' ? srv.httpPort : srv.httpsPort };
+}
+
+export const sha256 = (b: Buffer | Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+
+/** Quick back-off for tests that exercise retries. */
+export const FAST = { tuning: { backoffBaseMs: 20 } };

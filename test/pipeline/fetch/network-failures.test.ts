@@ -1,0 +1,181 @@
+/**
+ * Network failures end unreachable (disallow all) with a precise, stable error code; the per-request
+ * time budget covers connect (incl. TLS), headers and body.
+ */
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
+import type { Options } from '../../../src/pipeline/options.js';
+import type { Origin } from '../../../src/pipeline/policy.js';
+import {
+  type Behaviour,
+  type MultiHostServer,
+  ok,
+  startMultiHostServer,
+} from '../../helpers/multi-host-server.js';
+import { at, FAST, liveOptions, tempDir } from './harness.js';
+
+let srv: MultiHostServer;
+let tmp: ReturnType<typeof tempDir>;
+let n = 0;
+
+beforeAll(async () => {
+  srv = await startMultiHostServer();
+  tmp = tempDir();
+});
+afterAll(async () => {
+  await srv.close();
+  tmp.cleanup();
+});
+
+async function fetchAt(origin: Origin, extra: Partial<Options> = {}) {
+  const provider = createLivePolicyProvider(liveOptions(srv, join(tmp.dir, `c${++n}.sqlite`), extra), FAST);
+  try {
+    return await provider.get(origin);
+  } finally {
+    await provider.close();
+  }
+}
+
+async function fetchOne(
+  host: string,
+  b: Behaviour,
+  extra: Partial<Options> = {},
+  scheme: 'http' | 'https' = 'http',
+) {
+  srv.set(host, b);
+  return fetchAt(at(srv, host, scheme), extra);
+}
+
+const unreachable = (errorCode: string) => ({
+  outcome: 'unreachable',
+  errorCode,
+  status: null,
+  body: null,
+  bytes: 0,
+  sha256: null,
+});
+
+describe('timeouts, all inside one --timeout budget', () => {
+  it('slow headers → ERR_HEADERS_TIMEOUT', async () => {
+    const started = Date.now();
+    const p = await fetchOne(
+      'slow-headers.test',
+      { kind: 'respond', body: 'x', delayMs: 5000 },
+      { timeout: 0.5 },
+    );
+    expect(p).toMatchObject({ ...unreachable('ERR_HEADERS_TIMEOUT'), finalUrl: null });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('a body trickled byte by byte → ERR_BODY_TIMEOUT (the budget is total, not per chunk)', async () => {
+    const started = Date.now();
+    const p = await fetchOne('trickle.test', { kind: 'trickle', intervalMs: 50 }, { timeout: 0.6 });
+    expect(p).toMatchObject({
+      ...unreachable('ERR_BODY_TIMEOUT'),
+      finalUrl: `http://trickle.test:${srv.httpPort}/robots.txt`,
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('a TLS handshake that never completes → ERR_CONNECT_TIMEOUT', async () => {
+    const p = await fetchOne('stall.tls.test', { kind: 'stall-tls' }, { timeout: 0.5 }, 'https');
+    expect(p).toMatchObject(unreachable('ERR_CONNECT_TIMEOUT'));
+  });
+
+  it('timeouts are retried within --retries, each attempt with its own budget', async () => {
+    const host = 'slow-then-ok.test';
+    const p = await fetchOne(
+      host,
+      { kind: 'sequence', steps: [{ kind: 'respond', delayMs: 3000, body: 'late' }, ok('User-agent: *\n')] },
+      { timeout: 0.4, retries: 1 },
+    );
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(srv.hits(host)).toBe(2);
+  });
+});
+
+describe('connection failures', () => {
+  it('connection refused → ERR_CONNECTION_REFUSED', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const p = await fetchAt({ scheme: 'http', host: 'refused.test', port });
+    expect(p).toMatchObject(unreachable('ERR_CONNECTION_REFUSED'));
+  });
+
+  it('reset in the middle of the body → ERR_CONNECTION_RESET (a partial file is not used)', async () => {
+    const p = await fetchOne('reset.test', { kind: 'reset-mid-body' });
+    expect(p).toMatchObject(unreachable('ERR_CONNECTION_RESET'));
+  });
+
+  it('reset in the middle of a chunked body → ERR_CONNECTION_RESET', async () => {
+    const p = await fetchOne('reset-chunked.test', { kind: 'reset-mid-body', chunked: true });
+    expect(p).toMatchObject(unreachable('ERR_CONNECTION_RESET'));
+  });
+
+  it('closed before the declared Content-Length → ERR_CONNECTION_CLOSED', async () => {
+    const p = await fetchOne('short.test', { kind: 'close-mid-body' });
+    expect(p).toMatchObject(unreachable('ERR_CONNECTION_CLOSED'));
+  });
+
+  it('closed without a response → ERR_CONNECTION_CLOSED', async () => {
+    const p = await fetchOne('hangup.test', { kind: 'close-without-response' });
+    expect(p).toMatchObject(unreachable('ERR_CONNECTION_CLOSED'));
+  });
+
+  it('not HTTP → ERR_MALFORMED_RESPONSE', async () => {
+    const p = await fetchOne('garbage.test', { kind: 'malformed' });
+    expect(p).toMatchObject(unreachable('ERR_MALFORMED_RESPONSE'));
+  });
+
+  it('transient failures are retried: hits = 1 + retries', async () => {
+    await fetchOne('hangup2.test', { kind: 'close-without-response' }, { retries: 2 });
+    expect(srv.hits('hangup2.test')).toBe(3);
+  });
+});
+
+describe('TLS failures → ERR_TLS (not retried)', () => {
+  it('a certificate not signed by a trusted CA', async () => {
+    const p = await fetchOne('rogue.untrusted.test', ok('User-agent: *\n'), { retries: 2 }, 'https');
+    expect(p).toMatchObject(unreachable('ERR_TLS'));
+    expect(srv.hits('rogue.untrusted.test')).toBe(0);
+  });
+
+  it('a certificate for another name', async () => {
+    const p = await fetchOne('wrong-name.test', ok('User-agent: *\n'), {}, 'https');
+    expect(p).toMatchObject(unreachable('ERR_TLS'));
+    expect(srv.hits('wrong-name.test')).toBe(0);
+  });
+
+  it('without --ca-file the test CA is not trusted (system CAs only)', async () => {
+    const p = await fetchOne('good.tls.test', ok('User-agent: *\n'), { caFile: undefined }, 'https');
+    expect(p).toMatchObject(unreachable('ERR_TLS'));
+  });
+
+  it('with --ca-file the same host is parsed', async () => {
+    const p = await fetchOne('good2.tls.test', ok('User-agent: *\n'), {}, 'https');
+    expect(p).toMatchObject({
+      outcome: 'parsed',
+      status: 200,
+      finalUrl: `https://good2.tls.test:${srv.httpsPort}/robots.txt`,
+    });
+  });
+});
+
+describe('DNS failures → ERR_DNS', () => {
+  it('a name under .invalid (never resolves; answered without asking a resolver)', async () => {
+    const p = await fetchAt({ scheme: 'http', host: 'no-such-host.invalid', port: 80 }, { resolve: [] });
+    expect(p).toMatchObject(unreachable('ERR_DNS'));
+  });
+
+  it('a host with no --resolve entry while other hosts are pinned', async () => {
+    const p = await fetchAt(
+      { scheme: 'https', host: 'unpinned.invalid', port: 443 },
+      { resolve: [`pinned.test=127.0.0.1`], retries: 2 },
+    );
+    expect(p).toMatchObject(unreachable('ERR_DNS'));
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * Fetching through an HTTP proxy (--proxy, or HTTP_PROXY/HTTPS_PROXY/NO_PROXY): a real CONNECT proxy on
+ * 127.0.0.1 that tunnels every target to the local multi-host server.
+ */
+import { once } from 'node:events';
+import http from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
+import type { Options } from '../../../src/pipeline/options.js';
+import type { Origin } from '../../../src/pipeline/policy.js';
+import { type MultiHostServer, ok, startMultiHostServer } from '../../helpers/multi-host-server.js';
+import { at, liveOptions, tempDir } from './harness.js';
+
+let srv: MultiHostServer;
+let tmp: ReturnType<typeof tempDir>;
+let proxy: http.Server;
+let proxyUrl: string;
+const tunnels: string[] = [];
+let refuse = false;
+let n = 0;
+
+beforeAll(async () => {
+  srv = await startMultiHostServer();
+  tmp = tempDir();
+  proxy = http.createServer((_req, res) => res.writeHead(405).end());
+  proxy.on('connect', (req, client, head) => {
+    tunnels.push(req.url ?? '');
+    if (refuse) return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    const port = Number((req.url ?? '').split(':').pop());
+    const upstream = connect(port, '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  proxy.listen(0, '127.0.0.1');
+  await once(proxy, 'listening');
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  proxy.closeAllConnections();
+  await new Promise((r) => proxy.close(r));
+  await srv.close();
+  tmp.cleanup();
+});
+afterEach(() => {
+  tunnels.length = 0;
+  refuse = false;
+  for (const k of ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY']) delete process.env[k];
+});
+
+async function fetchAt(origin: Origin, extra: Partial<Options>) {
+  const provider = createLivePolicyProvider(liveOptions(srv, join(tmp.dir, `c${++n}.sqlite`), extra));
+  try {
+    return await provider.get(origin);
+  } finally {
+    await provider.close();
+  }
+}
+
+describe('--proxy', () => {
+  it('http origins go through a CONNECT tunnel', async () => {
+    srv.set('via.test', ok('User-agent: *\nDisallow: /p\n'));
+    const p = await fetchAt(at(srv, 'via.test'), { proxy: proxyUrl });
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(tunnels).toEqual([`via.test:${srv.httpPort}`]);
+    expect(srv.hits('via.test')).toBe(1);
+  });
+
+  it('https origins too, with the CA from --ca-file', async () => {
+    srv.set('via.tls.test', ok('User-agent: *\n'));
+    const p = await fetchAt(at(srv, 'via.tls.test', 'https'), { proxy: proxyUrl });
+    expect(p).toMatchObject({
+      outcome: 'parsed',
+      finalUrl: `https://via.tls.test:${srv.httpsPort}/robots.txt`,
+    });
+    expect(tunnels).toEqual([`via.tls.test:${srv.httpsPort}`]);
+  });
+
+  it('the address check still applies: a name resolving to a refused address never reaches the proxy', async () => {
+    const p = await fetchAt(at(srv, 'inside.test'), { proxy: proxyUrl, allowPrivate: false });
+    expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_BLOCKED_ADDRESS' });
+    expect(tunnels).toEqual([]);
+  });
+
+  it('a proxy refusing the tunnel → ERR_PROXY', async () => {
+    refuse = true;
+    const p = await fetchAt(at(srv, 'refused.test'), { proxy: proxyUrl });
+    expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_PROXY' });
+    expect(srv.hits('refused.test')).toBe(0);
+  });
+});
+
+describe('proxy environment variables', () => {
+  it('HTTP_PROXY is used when --proxy is absent', async () => {
+    process.env.HTTP_PROXY = proxyUrl;
+    srv.set('env.test', ok('User-agent: *\n'));
+    const p = await fetchAt(at(srv, 'env.test'), {});
+    expect(p.outcome).toBe('parsed');
+    expect(tunnels).toEqual([`env.test:${srv.httpPort}`]);
+  });
+
+  it('NO_PROXY hosts connect directly', async () => {
+    process.env.HTTP_PROXY = proxyUrl;
+    process.env.NO_PROXY = 'direct.test';
+    srv.set('direct.test', ok('User-agent: *\n'));
+    const p = await fetchAt(at(srv, 'direct.test'), {});
+    expect(p.outcome).toBe('parsed');
+    expect(tunnels).toEqual([]);
+    expect(srv.hits('direct.test')).toBe(1);
+  });
+});
