@@ -43,20 +43,18 @@ export function classifyKey(key: string): KeyKind {
   return KeyKind.Unknown;
 }
 
-/** Parses one line [start, end) (no line-end chars) and emits it if it is a key/value line. */
-function parseLine(s: string, line: number, start: number, end: number, sink: LineSink): void {
-  if (end - start > MAX_LINE_BYTES) end = start + MAX_LINE_BYTES;
-  // The reference handles a line as a C string: a NUL ends it, and so does a comment.
-  let colon = -1;
-  let contentEnd = end;
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 35 || c === 0) {
-      contentEnd = i;
-      break;
-    }
-    if (c === 58 && colon < 0) colon = i;
-  }
+/**
+ * Parses one line [start, contentEnd) (comment and anything after a NUL already cut off; `colon` is the
+ * line's first ':' before contentEnd, or -1) and emits it if it is a key/value line.
+ */
+function parseLine(
+  s: string,
+  line: number,
+  start: number,
+  contentEnd: number,
+  colon: number,
+  sink: LineSink,
+): void {
   let ls = start;
   let re = contentEnd;
   while (ls < re && isAsciiSpace(s.charCodeAt(ls))) ls++;
@@ -103,15 +101,38 @@ export function lexRobots(s: string, sink: LineSink): void {
       if (n > 2 && s.charCodeAt(2) === 0xbf) i = 3;
     }
   }
+  // Next occurrence at or after the current line's start of each char that matters, found by native
+  // scans (a JS char loop costs several times more per char) and reused until a line passes it.
+  let lf = -1;
+  let cr = -1;
+  let hash = -1;
+  let nul = -1;
+  let colon = -1;
   let line = 0;
   let start = i;
   let lastWasCr = false;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c !== 10 && c !== 13) continue;
-    if (!(c === 10 && lastWasCr && i === start)) parseLine(s, ++line, start, i, sink);
-    start = i + 1;
-    lastWasCr = c === 13;
+  for (;;) {
+    if (lf < start) lf = nextOf(s, '\n', start);
+    if (cr < start) cr = nextOf(s, '\r', start);
+    const end = Math.min(lf, cr);
+    if (!(end < n && s.charCodeAt(end) === 10 && lastWasCr && end === start)) {
+      // The reference handles a line as a C string: a NUL ends it, and so does a comment.
+      let cut = end - start > MAX_LINE_BYTES ? start + MAX_LINE_BYTES : end;
+      if (hash < start) hash = nextOf(s, '#', start);
+      if (nul < start) nul = nextOf(s, '\0', start);
+      if (hash < cut) cut = hash;
+      if (nul < cut) cut = nul;
+      if (colon < start) colon = nextOf(s, ':', start);
+      parseLine(s, ++line, start, cut, colon < cut ? colon : -1, sink);
+    }
+    if (end === n) return;
+    lastWasCr = s.charCodeAt(end) === 13;
+    start = end + 1;
   }
-  parseLine(s, ++line, start, n, sink);
+}
+
+/** Index of the first `ch` at or after `from`, or the string's length. */
+function nextOf(s: string, ch: string, from: number): number {
+  const k = s.indexOf(ch, from);
+  return k < 0 ? s.length : k;
 }

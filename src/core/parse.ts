@@ -2,7 +2,7 @@
 // (RobotsMatcher::HandleUserAgent/HandleAllow/HandleDisallow).
 
 import { extractProductToken, isGlobalAgent } from './agent.js';
-import { binaryToText } from './bytes.js';
+import { binaryToText, isAscii } from './bytes.js';
 import { escapePattern } from './escape.js';
 import { KeyKind, lexRobots } from './lexer.js';
 import type { RobotsRecord, RuleInfo } from './types.js';
@@ -73,10 +73,13 @@ export function parseBinary(s: string): ParsedRobots {
         seenSeparator = true;
         const raw = s.slice(vs, ve);
         const allowed = kind === KeyKind.Allow;
-        const rule = `${allowed ? 'Allow' : 'Disallow'}: ${binaryToText(raw)}`;
+        // The usual value is ASCII without '%': its text and its pattern are the value itself.
+        const plain = isAscii(raw);
+        const rule = `${allowed ? 'Allow' : 'Disallow'}: ${plain ? raw : binaryToText(raw)}`;
         // Reading a char flattens the concatenation, so the rule text stops pinning the whole body.
         rule.charCodeAt(0);
-        current.rules.push({ info: { allowed, line, rule }, pattern: escapePattern(raw) });
+        const pattern = plain && raw.indexOf('%') < 0 ? raw : escapePattern(raw);
+        current.rules.push({ info: { allowed, line, rule }, pattern });
         return;
       }
       case KeyKind.Sitemap: {

@@ -56,16 +56,29 @@ export function matchWildcardTail(
   segments: readonly string[],
   anchored: boolean,
 ): boolean {
-  const last = segments.length - 1;
-  for (let k = 0; k < last; k++) {
-    const seg = segments[k]!;
+  return matchPieces(s, pos, end, segments, 0, segments.length, anchored);
+}
+
+/** `matchWildcardTail` with the pieces `pieces[from, to)` (from < to) of a flat array. */
+export function matchPieces(
+  s: string,
+  pos: number,
+  end: number,
+  pieces: readonly string[],
+  from: number,
+  to: number,
+  anchored: boolean,
+): boolean {
+  const last = to - 1;
+  for (let k = from; k < last; k++) {
+    const seg = pieces[k]!;
     if (seg.length === 0) continue;
     const at = s.indexOf(seg, pos);
     // The leftmost occurrence ending past `end` means no occurrence fits.
     if (at < 0 || at + seg.length > end) return false;
     pos = at + seg.length;
   }
-  const tail = segments[last]!;
+  const tail = pieces[last]!;
   if (anchored) return end - tail.length >= pos && s.startsWith(tail, end - tail.length);
   if (tail.length === 0) return true;
   const at = s.indexOf(tail, pos);

@@ -17,14 +17,17 @@ export interface BuildNode {
   labelLen: number;
 }
 
+/** Shared by every node until it gets a child or a wildcard rule (most nodes are leaves without one). */
+const NONE: number[] & BuildNode[] = [];
+
 function newNode(key: string, depth: number, none: number): BuildNode {
   return {
     key,
     depth,
-    children: [],
+    children: NONE,
     firstPrefix: none,
     firstExact: none,
-    wild: [],
+    wild: NONE,
     minRank: none,
     slot: 0,
     labelLen: 0,
@@ -50,6 +53,7 @@ function insertPrefix(root: BuildNode, prefix: string, none: number): BuildNode 
     const child = node.children[i];
     if (child === undefined || child.key.charCodeAt(d) !== c) {
       const leaf = newNode(prefix, prefix.length, none);
+      if (node.children === NONE) node.children = [];
       node.children.splice(i, 0, leaf);
       return leaf;
     }
@@ -57,7 +61,7 @@ function insertPrefix(root: BuildNode, prefix: string, none: number): BuildNode 
     while (j < child.depth && j < prefix.length && child.key.charCodeAt(j) === prefix.charCodeAt(j)) j++;
     if (j < child.depth) {
       const mid = newNode(child.key, j, none);
-      mid.children.push(child);
+      mid.children = [child];
       node.children[i] = mid;
       node = mid;
     } else {
@@ -79,6 +83,7 @@ export function buildTrie(
     // Ranks arrive in ascending order, so the first rank seen per kind is the node's best.
     if (kinds[r] === PatternKind.Prefix) node.firstPrefix = Math.min(node.firstPrefix, r);
     else if (kinds[r] === PatternKind.Exact) node.firstExact = Math.min(node.firstExact, r);
+    else if (node.wild === NONE) node.wild = [r];
     else node.wild.push(r);
   }
   return root;

@@ -75,4 +75,59 @@ describe('RuleIndex.decide', () => {
     expect(idx.decide('/p49994/q.y')).toBe(-1);
     expect(idx.decide('/nothing')).toBe(-1);
   });
+
+  it('filters a node with many wildcard rules through one RegExp, pieces with RegExp syntax taken literally', () => {
+    const specials = ['a.b', '(x)', '[y]', 'c+d', 'e?f', '^g', 'h\\i', '{j}', 'k|l', '$m'];
+    const o = orderRules(specials.map((p, i) => rule(i % 2 === 0, `/*${p}`, i + 1)));
+    const idx = new RuleIndex(o);
+    expect(idx.filters.length).toBe(1);
+    const paths = [
+      '/',
+      '/zz',
+      '/a.b',
+      '/aXb',
+      '/(x)',
+      '/x',
+      '/[y]',
+      '/y',
+      '/c+d',
+      '/ccd',
+      '/e?f',
+      '/ef',
+      '/^g',
+    ];
+    for (const p of [...paths, '/h\\i', '/hi', '/{j}', '/k|l', '/k', '/$m', '/m', '/q/a.b/r']) {
+      expect(idx.decide(p)).toBe(bruteForce(o.patterns, p));
+    }
+    // A piece found only in the fragment does not match the path before it.
+    expect(decideIn(idx, 'https://h/x#a.b', 9, 11)).toBe(-1);
+  });
+
+  it('builds no filter when a wildcard rule has no piece to look for', () => {
+    const o = orderRules(['/*a', '/*b', '/*c', '/*'].map((p, i) => rule(false, p, i + 1)));
+    const idx = new RuleIndex(o);
+    expect(idx.filters.length).toBe(0);
+    expect(idx.decide('/zzz')).toBe(bruteForce(o.patterns, '/zzz'));
+  });
+
+  it('agrees with a brute-force scan on random wildcard-heavy sets with RegExp syntax in pieces', () => {
+    const piece = fc.constantFrom('/', 'a', '.', '(', ']', '+', '\\', '|', '^', '{', '?', '*', '*', '$');
+    const pattern = fc.array(piece, { maxLength: 5 }).map((p) => `/*${p.join('')}`);
+    const path = fc.array(fc.constantFrom('/', 'a', '.', '(', ']', '+', '\\', '|', '^', '{', '?', '$'), {
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), pattern), { minLength: 4, maxLength: 20 }),
+        fc.array(path, { maxLength: 10 }),
+        (spec, paths) => {
+          const o = orderRules(spec.map(([a, p], i) => rule(a, p, i + 1)));
+          const idx = new RuleIndex(o);
+          for (const p of paths.map((x) => `/${x.join('')}`))
+            expect(idx.decide(p)).toBe(bruteForce(o.patterns, p));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
 });
