@@ -1,10 +1,97 @@
-import type { CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
+import { hasCode } from '../core/errors.js';
+import { classify } from '../pipeline/classify.js';
+import { formatSummary } from '../pipeline/summary.js';
+import { EXIT, reportFatal } from './exit.js';
+import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions } from './fetch-command.js';
 
-// PLACEHOLDER: replaced by the real command.
-export const classifyCommand: CommandModule = {
-  command: 'classify',
-  describe: 'not built yet',
-  handler: () => {
-    throw new Error('not built yet');
+interface ClassifyArgs {
+  input: string | boolean;
+  output?: string;
+  agent?: string[];
+  threads?: string;
+  'robots-dir'?: string;
+  offline?: boolean;
+  evidence?: boolean;
+  summary?: string;
+  progress?: boolean;
+  quiet?: boolean;
+  [key: string]: unknown;
+}
+
+/** Cleanup after SIGINT/SIGTERM gets this long before the process exits anyway. */
+const STOP_GRACE_MS = 10_000;
+
+async function run(argv: ClassifyArgs): Promise<number> {
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stoppedBy !== null) process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
+    stoppedBy = signal;
+    controller.abort(signal);
+    setTimeout(
+      () => process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated),
+      STOP_GRACE_MS,
+    ).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const quiet = argv.quiet === true;
+    const summary = await classify({
+      ...networkAndInputOptions(argv),
+      // yargs turns a lone `-` positional into '' or true: both mean stdin.
+      input: argv.input === '' || argv.input === true ? '-' : String(argv.input),
+      output: argv.output,
+      agents: argv.agent,
+      threads: argv.threads,
+      robotsDir: argv['robots-dir'],
+      offline: argv.offline,
+      evidence: argv.evidence,
+      summary: argv.summary,
+      quiet,
+      progress: !quiet && (argv.progress === true || process.stderr.isTTY === true),
+      signal: controller.signal,
+    });
+    if (!quiet) process.stderr.write(formatSummary(summary));
+    return EXIT.ok;
+  } catch (err) {
+    if (stoppedBy !== null && hasCode(err, 'ERR_ABORTED')) {
+      process.stderr.write(`robots-audit: stopped by ${stoppedBy}; no output file was written\n`);
+      // Fetches still in flight may hold sockets open; everything worth keeping is committed.
+      process.exit(stoppedBy === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
+    }
+    return reportFatal(err);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+export const classifyCommand: CommandModule<object, ClassifyArgs> = {
+  command: 'classify <input>',
+  describe: 'Write a verdict for every row of a CSV crawl log (INPUT file, .gz, or - for stdin)',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('input', { type: 'string', describe: 'CSV with a header row and a url column, or -' })
+      .options({
+        output: { alias: 'o', type: 'string', describe: 'Output CSV (.gz compresses; default - = stdout)' },
+        agent: { type: 'string', array: true, describe: 'Crawler product token to judge (repeatable)' },
+        threads: { type: 'string', describe: 'Worker threads for matching (default: available cores)' },
+        'robots-dir': { type: 'string', describe: 'Read DIR/<host>.txt instead of fetching (no network)' },
+        offline: { type: 'boolean', describe: 'Use the policy cache only, never fetch' },
+        evidence: {
+          type: 'boolean',
+          describe: 'Add robots_url, fetched_at, robots_sha256, robots_truncated',
+        },
+        summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
+        progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
+        quiet: { type: 'boolean', describe: 'No progress line and no summary on stderr' },
+      })
+      .options(INPUT_OPTIONS)
+      .options(NETWORK_OPTIONS)
+      .demandOption('agent', 'Give at least one --agent') as unknown as Argv<ClassifyArgs>,
+  handler: async (argv) => {
+    process.exitCode = await run(argv);
   },
 };

@@ -1,0 +1,260 @@
+import { writeFile } from 'node:fs/promises';
+import { hasCode, RobotsAuditError } from '../core/errors.js';
+import { formatRecord } from '../workers/csv-quote.js';
+import type { BatchResult, WorkerConfig } from '../workers/protocol.js';
+import { verdictColumns } from '../workers/verdict-format.js';
+import { Batcher, MAX_PENDING_BYTES } from './batcher.js';
+import { BufferPool } from './buffer-pool.js';
+import { type Header, readHeader } from './header.js';
+import { openInput } from './input-source.js';
+import { type Options, resolveOptions } from './options.js';
+import { OutputSink } from './output-sink.js';
+import type { PolicyProvider } from './policy.js';
+import { PolicyBroker } from './policy-broker.js';
+import { ProgressReporter } from './progress.js';
+import { type ProviderHandle, providerFor } from './provider-for.js';
+import { type ClassifySummary, SummaryBuilder } from './summary.js';
+
+export type { ClassifySummary } from './summary.js';
+
+import { ClassifyPool } from './worker-pool.js';
+
+/**
+ * Estimated bytes of compiled rule sets kept by all workers together (each owns 1/threads of the
+ * origins), with a floor per worker; origins each worker remembers. Evicting is cheap in memory but
+ * each recompile costs a round trip and garbage, so the budget holds ~20k typical hosts.
+ */
+const COMPILED_BUDGET_TOTAL = 256 * 1024 * 1024;
+const COMPILED_BUDGET_MIN = 64 * 1024 * 1024;
+const WORKER_ORIGIN_BUDGET = 50_000;
+/** On abort, the policy source gets this long to close before the run returns anyway. */
+const STOP_CLOSE_MS = 1000;
+/** Input idle this long: the records already read are classified without waiting for a full batch. */
+const IDLE_FLUSH_MS = 100;
+
+export interface ClassifyParams extends Partial<Record<keyof Options, unknown>> {
+  /** A file path (`.gz` or gzip content is decompressed), `-` for stdin, or a readable stream. */
+  input: string | NodeJS.ReadableStream;
+  /** Stops the run: reading stops, workers end, the temporary output is removed; rejects ERR_ABORTED. */
+  signal?: AbortSignal;
+  /** Use this policy source instead of the one the options select (closed at the end). */
+  provider?: PolicyProvider;
+}
+
+function aborted(signal: AbortSignal | undefined): RobotsAuditError {
+  const reason = signal?.reason;
+  return new RobotsAuditError('ERR_ABORTED', `stopped (${typeof reason === 'string' ? reason : 'aborted'})`);
+}
+
+/** Resolves with p, or rejects as soon as the signal aborts. */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(aborted(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * Classifies every record of a CSV crawl log: one output row per input record, in input order, with
+ * each agent's verdict and the deciding robots.txt line. The library form of `robots-audit classify`.
+ */
+export async function classify(params: ClassifyParams): Promise<ClassifySummary> {
+  const { input, signal, provider: custom, ...rest } = params;
+  const options = resolveOptions(rest);
+  const agents = [...new Set(options.agents)];
+  if (agents.length === 0) {
+    throw new RobotsAuditError('ERR_INVALID_OPTION', 'Invalid option `agents`: give at least one agent', {
+      option: 'agents',
+    });
+  }
+  if (options.delimiter.charCodeAt(0) > 0x7f) {
+    // Records are cut and split on bytes: a delimiter must be one byte.
+    throw new RobotsAuditError(
+      'ERR_INVALID_OPTION',
+      `Invalid option \`delimiter\`: expected an ASCII character, got ${JSON.stringify(options.delimiter)}`,
+      { option: 'delimiter' },
+    );
+  }
+  if (signal?.aborted) throw aborted(signal);
+  const t0 = performance.now();
+  const source = await openInput(input);
+  let handle: ProviderHandle | null = null;
+  let sink: OutputSink | null = null;
+  let pool: ClassifyPool | null = null;
+  let progress: ProgressReporter | null = null;
+  let readingMs = 0;
+  try {
+    handle = custom ? { provider: custom, kind: 'live', figures: () => null } : await providerFor(options);
+    const chunks = source.chunks[Symbol.asyncIterator]();
+    const next = async () => {
+      const r0 = performance.now();
+      const r = await abortable(chunks.next(), signal);
+      readingMs += performance.now() - r0;
+      return r;
+    };
+
+    // The header row: read until it is whole.
+    let head = Buffer.alloc(0);
+    let header: Header | undefined;
+    let eof = false;
+    while (header === undefined) {
+      const r = await next();
+      eof = r.done === true;
+      if (!eof) head = Buffer.concat([head, r.value]);
+      if (head.length > MAX_PENDING_BYTES) {
+        throw new RobotsAuditError(
+          'ERR_BAD_HEADER',
+          'the header row is longer than 64 MiB; is this a CSV file?',
+        );
+      }
+      header = readHeader(head, eof, options);
+    }
+
+    sink = OutputSink.open(options.output);
+    const d = options.delimiter;
+    const extra = formatRecord(verdictColumns(agents, options.evidence), d);
+    await sink.write(Buffer.concat([header.raw, Buffer.from(`${d}${extra}${header.eol}`)]));
+
+    const threads = Math.min(options.threads, 256);
+    // Live fetching waits longer for policies: more batches per worker keep the CPU busy meanwhile.
+    const tasksPerWorker = handle.kind === 'robots-dir' ? 2 : 4;
+    const config: WorkerConfig = {
+      agents,
+      delimiter: d,
+      urlIndex: header.urlIndex,
+      hostIndex: header.hostIndex,
+      columns: header.columns.length,
+      scheme: options.scheme,
+      eol: header.eol,
+      evidence: options.evidence,
+      compiledBudget: Math.max(COMPILED_BUDGET_MIN, Math.floor(COMPILED_BUDGET_TOTAL / threads)),
+      originBudget: WORKER_ORIGIN_BUDGET,
+    };
+    const broker = new PolicyBroker(handle.provider);
+    pool = new ClassifyPool(config, threads, tasksPerWorker, (req) => broker.resolve(req));
+    const summary = new SummaryBuilder(agents);
+    summary.addBlankLines(header.blankLines);
+    const h = handle;
+    if (options.progress) {
+      progress = new ProgressReporter(() => ({
+        rows: summary.rowsWritten,
+        bytesRead: source.bytesRead(),
+        totalBytes: source.totalBytes,
+        broker: broker.stats,
+        fetch: h.figures(),
+      }));
+      progress.start();
+    }
+
+    // Batches in flight, oldest first: their outputs are written strictly in this order.
+    const window: Promise<BatchResult>[] = [];
+    const settled = new WeakSet<Promise<BatchResult>>();
+    const maxWindow = threads * tasksPerWorker + 2;
+    const p = pool;
+    const s = sink;
+    const batcher = new Batcher(d.charCodeAt(0));
+    const buffers = batcher.pool;
+    const outputs = new BufferPool(0, maxWindow + 2);
+    const writeOldest = async () => {
+      const r = await abortable(window.shift()!, signal);
+      summary.add(r.stats);
+      summary.rowsWritten += r.stats.records;
+      buffers.give(r.input);
+      await abortable(
+        s.write(Buffer.from(r.output, 0, r.length), () => outputs.give(r.output)),
+        signal,
+      );
+    };
+    const submit = async (batch: Buffer) => {
+      const out = outputs.size > 0 ? outputs.take(0) : null;
+      const task = p.run(batch, out, (spare) => outputs.give(spare), signal);
+      // Awaited in order by writeOldest; this marks it done and prevents an unhandled rejection.
+      task.then(
+        () => settled.add(task),
+        () => settled.add(task),
+      );
+      window.push(task);
+      while (window.length >= maxWindow) await writeOldest();
+      await writeReady();
+    };
+    /** Writes the finished batches at the head of the window without waiting for the others. */
+    const writeReady = async () => {
+      while (window.length > 0 && settled.has(window[0]!)) await writeOldest();
+    };
+    const feed = async (bytes: Buffer) => {
+      const c0 = performance.now();
+      const batches = batcher.push(bytes);
+      readingMs += performance.now() - c0;
+      for (const b of batches) await submit(b);
+    };
+    if (header.dataStart < head.length) await feed(head.subarray(header.dataStart));
+    while (!eof) {
+      // A slow input (a pipe) must not hold whole records back: when no bytes come for a while, the
+      // records already read go out as a (small) batch.
+      const pending = next();
+      let r: IteratorResult<Buffer>;
+      for (;;) {
+        let timer: NodeJS.Timeout | undefined;
+        const idle = new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), IDLE_FLUSH_MS);
+        });
+        const got = await Promise.race([pending, idle]);
+        clearTimeout(timer);
+        if (got !== null) {
+          r = got;
+          break;
+        }
+        for (const b of batcher.cutPending()) await submit(b);
+        await writeReady();
+      }
+      if (r.done) break;
+      await feed(r.value);
+    }
+    for (const b of batcher.end()) await submit(b);
+    while (window.length > 0) await writeOldest();
+    for (const stats of await abortable(pool.flush(), signal)) summary.add(stats);
+    await abortable(sink.commit(), signal);
+    progress?.stop();
+
+    const result = summary.build({
+      input: typeof input === 'string' ? input : '(stream)',
+      output: options.output,
+      threads: pool.threads || threads,
+      broker: broker.stats,
+      wallMs: performance.now() - t0,
+      readingMs,
+      writingMs: sink.writeMs,
+    });
+    if (options.summary !== undefined) {
+      await writeFile(options.summary, `${JSON.stringify(result, null, 2)}\n`);
+    }
+    return result;
+  } catch (err) {
+    await sink?.abort();
+    throw signal?.aborted && !hasCode(err, 'ERR_ABORTED') ? aborted(signal) : err;
+  } finally {
+    progress?.stop();
+    source.close();
+    await pool?.destroy().catch(() => {});
+    if (signal?.aborted) {
+      // Stopping: commit what the cache has, and do not wait for slow fetches still in flight.
+      handle?.flush?.();
+      const closing = handle?.provider.close().catch(() => {});
+      await Promise.race([closing, new Promise((r) => setTimeout(r, STOP_CLOSE_MS).unref())]);
+    } else {
+      await handle?.provider.close().catch(() => {});
+    }
+  }
+}

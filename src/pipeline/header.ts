@@ -1,0 +1,99 @@
+import { parse } from 'csv-parse/sync';
+import { RobotsAuditError } from '../core/errors.js';
+import { KIND_BLANK, KIND_MALFORMED, RecordScanner } from '../workers/record-scanner.js';
+
+export interface Header {
+  columns: string[];
+  urlIndex: number;
+  hostIndex: number;
+  /** Line end of the header row, reused for every output row. */
+  eol: '\n' | '\r\n';
+  /** The header row's bytes exactly as read (BOM removed). */
+  raw: Buffer;
+  /** Offset in the given bytes where the data starts. */
+  dataStart: number;
+  /** Blank lines before the header. */
+  blankLines: number;
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** Length of a UTF-8 BOM at the start of `bytes` (0 or 3). */
+export function bomLength(bytes: Uint8Array): number {
+  return bytes.length >= 3 && bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? 3 : 0;
+}
+
+function findColumn(columns: string[], name: string): number {
+  const exact = columns.indexOf(name);
+  if (exact >= 0) return exact;
+  const loose = columns.flatMap((c, i) => (c.trim().toLowerCase() === name.toLowerCase() ? [i] : []));
+  return loose.length === 1 ? loose[0]! : -1;
+}
+
+/**
+ * Reads the header row from the start of the input. Returns undefined when `bytes` does not yet hold
+ * a whole header (and eof is false). Throws a one-line RobotsAuditError when there is no usable header.
+ */
+export function readHeader(
+  bytes: Buffer,
+  eof: boolean,
+  opts: { delimiter: string; urlColumn: string; hostColumn: string },
+): Header | undefined {
+  const bom = bomLength(bytes);
+  const text = bytes.toString('latin1');
+  const scanner = new RecordScanner();
+  scanner.reset(text, bytes.length, opts.delimiter.charCodeAt(0), eof);
+  let p = bom;
+  let blankLines = 0;
+  for (;;) {
+    if (p >= bytes.length) {
+      if (!eof) return undefined;
+      throw new RobotsAuditError('ERR_NO_HEADER', 'the input is empty: expected a CSV header row');
+    }
+    if (!scanner.scan(p)) return undefined;
+    if (scanner.kind !== KIND_BLANK) break;
+    blankLines++;
+    p = scanner.next;
+  }
+  if (scanner.kind === KIND_MALFORMED) {
+    throw new RobotsAuditError('ERR_BAD_HEADER', 'the header row is not valid CSV (unterminated quote)');
+  }
+  const raw = bytes.subarray(p, scanner.contentEnd);
+  let columns: string[];
+  try {
+    const rows = parse(raw.toString('utf8'), {
+      delimiter: opts.delimiter,
+      record_delimiter: '\n',
+      relax_quotes: true,
+      relax_column_count: true,
+    }) as string[][];
+    columns = rows[0] ?? [];
+  } catch (err) {
+    throw new RobotsAuditError(
+      'ERR_BAD_HEADER',
+      `the header row is not valid CSV: ${(err as Error).message}`,
+    );
+  }
+  const urlIndex = findColumn(columns, opts.urlColumn);
+  if (urlIndex < 0) {
+    const shown = columns
+      .slice(0, 10)
+      .map((c) => JSON.stringify(c))
+      .join(', ');
+    throw new RobotsAuditError(
+      'ERR_NO_URL_COLUMN',
+      `the input has no \`${opts.urlColumn}\` column (header: ${shown}${columns.length > 10 ? ', …' : ''}); use --url-column${opts.delimiter === ',' && columns.length === 1 && columns[0]!.includes('\t') ? ' (or --delimiter tab)' : ''}`,
+    );
+  }
+  const hostIndex = findColumn(columns, opts.hostColumn);
+  const crlf = scanner.contentEnd < scanner.next && text.charCodeAt(scanner.contentEnd) === 13;
+  return {
+    columns,
+    urlIndex,
+    hostIndex: hostIndex === urlIndex ? -1 : hostIndex,
+    eol: crlf ? '\r\n' : '\n',
+    raw: Buffer.from(raw),
+    dataStart: scanner.next,
+    blankLines,
+  };
+}

@@ -1,0 +1,112 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { RobotsAuditError } from '../core/errors.js';
+
+/** Bytes per read from a file. */
+const READ_CHUNK = 1 << 20;
+
+export interface InputSource {
+  /** Decompressed bytes, in order. Reading is paused while the consumer is not asking. */
+  chunks: AsyncIterable<Buffer>;
+  /** Size of the input file as stored (compressed size for .gz), or null for stdin/streams. */
+  totalBytes: number | null;
+  /** Bytes read from the file/stream so far (as stored). */
+  bytesRead(): number;
+  close(): void;
+}
+
+function isGzip(b: Uint8Array): boolean {
+  return b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+}
+
+/**
+ * Opens INPUT: a file path, `-` for stdin, or a readable stream. Gzip input is recognised by its
+ * magic bytes (whatever the name) and decompressed on the fly.
+ */
+export async function openInput(input: string | NodeJS.ReadableStream): Promise<InputSource> {
+  let raw: Readable;
+  let totalBytes: number | null = null;
+  if (typeof input !== 'string') raw = Readable.from(input as AsyncIterable<Buffer>);
+  else if (input === '-') raw = process.stdin;
+  else {
+    try {
+      const st = await stat(input);
+      if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      totalBytes = st.size;
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.message;
+      throw new RobotsAuditError('ERR_INPUT', `cannot read the input ${input}: ${why}`, {
+        path: input,
+        cause: e,
+      });
+    }
+    raw = createReadStream(input, { highWaterMark: READ_CHUNK });
+  }
+  let read = 0;
+  let closed = false;
+  let decoder: Readable | null = null;
+  async function* chunks(): AsyncGenerator<Buffer> {
+    const it = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let first: IteratorResult<Buffer>;
+    try {
+      first = await it.next();
+    } catch (err) {
+      throw inputError(input, err);
+    }
+    if (first.done) return;
+    read += first.value.length;
+    if (!isGzip(first.value)) {
+      yield first.value;
+      for (;;) {
+        let r: IteratorResult<Buffer>;
+        try {
+          r = await it.next();
+        } catch (err) {
+          throw inputError(input, err);
+        }
+        if (r.done) return;
+        read += r.value.length;
+        yield r.value;
+      }
+    }
+    async function* compressed(): AsyncGenerator<Buffer> {
+      yield first.value;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) return;
+        read += r.value.length;
+        yield r.value;
+      }
+    }
+    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+    const source = Readable.from(compressed());
+    source.on('error', (err) => gunzip.destroy(err));
+    decoder = source.pipe(gunzip);
+    try {
+      for await (const c of gunzip) yield c as Buffer;
+    } catch (err) {
+      throw inputError(input, err);
+    }
+  }
+  return {
+    chunks: chunks(),
+    totalBytes,
+    bytesRead: () => read,
+    close() {
+      if (closed) return;
+      closed = true;
+      decoder?.destroy();
+      if (raw !== process.stdin) raw.destroy();
+      else raw.pause();
+    },
+  };
+}
+
+function inputError(input: unknown, err: unknown): RobotsAuditError {
+  const name = typeof input === 'string' ? (input === '-' ? 'stdin' : input) : 'the input stream';
+  const msg = err instanceof Error ? err.message : String(err);
+  return new RobotsAuditError('ERR_INPUT', `cannot read ${name}: ${msg}`, { cause: err });
+}

@@ -1,0 +1,111 @@
+import { Lru } from '../workers/lru.js';
+import type { PolicyRequest, WirePolicy } from '../workers/protocol.js';
+import type { Origin, Policy, PolicyOutcome, PolicyProvider } from './policy.js';
+
+/** Bytes of policy bodies the coordinator keeps (LRU); evicted ones are asked from the provider again. */
+export const BROKER_BODY_BUDGET = 8 * 1024 * 1024;
+export const BROKER_MAX_ORIGINS = 100_000;
+
+/** What goes into the robots_status column for a policy. */
+export function statusText(p: Policy): string {
+  if (p.status !== null) return String(p.status);
+  if (p.errorCode !== null) return p.errorCode;
+  if (p.source === 'file' || p.source === 'missing') return p.source;
+  return '';
+}
+
+export function toWire(key: string, p: Policy): WirePolicy {
+  return {
+    key,
+    outcome: p.outcome,
+    status: statusText(p),
+    body: p.outcome === 'parsed' ? (p.body ?? new Uint8Array(0)) : null,
+    sha256: p.outcome === 'parsed' ? p.sha256 : null,
+    robotsUrl: p.finalUrl ?? p.robotsUrl,
+    fetchedAt: Number.isFinite(p.fetchedAt) && p.fetchedAt > 0 ? new Date(p.fetchedAt).toISOString() : '',
+    truncated: p.truncated,
+  };
+}
+
+export interface BrokerStats {
+  /** Provider answers by outcome (an origin evicted and needed again counts again). */
+  outcomes: Record<PolicyOutcome, number>;
+  /** Provider answers by source (fetch, cache, file, missing, …). */
+  sources: Record<string, number>;
+  /** Provider failures turned into unreachable policies, by code. */
+  failures: Record<string, number>;
+  resolved: number;
+  inFlight: number;
+  /** Wall milliseconds during which at least one provider call was in flight. */
+  fetchMs: number;
+}
+
+/**
+ * The coordinator's side of policies: answers worker requests from a bounded LRU, asks the provider
+ * once per origin at a time (single flight), and never lets a provider failure stop the run.
+ */
+export class PolicyBroker {
+  private readonly cache = new Lru<WirePolicy>(BROKER_BODY_BUDGET, BROKER_MAX_ORIGINS);
+  private readonly pending = new Map<string, Promise<WirePolicy>>();
+  private busySince = 0;
+  readonly stats: BrokerStats = {
+    outcomes: { parsed: 0, unavailable: 0, unreachable: 0, not_cached: 0 },
+    sources: {},
+    failures: {},
+    resolved: 0,
+    inFlight: 0,
+    fetchMs: 0,
+  };
+
+  constructor(private readonly provider: PolicyProvider) {}
+
+  resolve(req: PolicyRequest): Promise<WirePolicy[]> {
+    return Promise.all(req.keys.map((key, i) => this.one(key, req.origins[i]!)));
+  }
+
+  private one(key: string, origin: Origin): Promise<WirePolicy> {
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    let p = this.pending.get(key);
+    if (p === undefined) {
+      p = this.fetch(key, origin);
+      this.pending.set(key, p);
+    }
+    return p;
+  }
+
+  private async fetch(key: string, origin: Origin): Promise<WirePolicy> {
+    const s = this.stats;
+    if (s.inFlight++ === 0) this.busySince = performance.now();
+    let wire: WirePolicy;
+    try {
+      const policy = await this.provider.get(origin);
+      s.outcomes[policy.outcome]++;
+      s.sources[policy.source] = (s.sources[policy.source] ?? 0) + 1;
+      wire = toWire(key, policy);
+    } catch (err) {
+      const code =
+        typeof (err as { code?: unknown })?.code === 'string'
+          ? (err as { code: string }).code
+          : 'ERR_PROVIDER';
+      s.failures[code] = (s.failures[code] ?? 0) + 1;
+      s.outcomes.unreachable++;
+      wire = {
+        key,
+        outcome: 'unreachable',
+        status: code,
+        body: null,
+        sha256: null,
+        robotsUrl: `${key}/robots.txt`,
+        fetchedAt: new Date().toISOString(),
+        truncated: false,
+      };
+    } finally {
+      if (--s.inFlight === 0) s.fetchMs += performance.now() - this.busySince;
+      this.pending.delete(key);
+    }
+    s.resolved++;
+    this.cache.set(key, wire, 256 + (wire.body?.length ?? 0));
+    return wire;
+  }
+}

@@ -1,0 +1,51 @@
+import type { Options } from './options.js';
+import type { PolicyProvider } from './policy.js';
+import { createDirPolicyProvider } from './robots-dir-provider.js';
+
+/** Live fetch figures for the progress line, when the provider has them. */
+export interface FetchFigures {
+  fetched: number;
+  retries: number;
+  inFlight: number;
+  queued: number;
+  byOutcome: Partial<Record<string, number>>;
+}
+
+export interface ProviderHandle {
+  provider: PolicyProvider;
+  kind: 'robots-dir' | 'offline' | 'live';
+  figures(): FetchFigures | null;
+  /** Commits what is queued for the cache now (synchronous), when the provider has a cache to write. */
+  flush?(): void;
+}
+
+/**
+ * The policy source options ask for: `--robots-dir` (files, no network), `--offline` (the SQLite cache
+ * only) or the cache plus live fetching. The fetch/cache modules load only when needed.
+ */
+export async function providerFor(options: Options): Promise<ProviderHandle> {
+  if (options.robotsDir !== undefined) {
+    return { provider: createDirPolicyProvider(options.robotsDir), kind: 'robots-dir', figures: () => null };
+  }
+  if (options.offline) {
+    const { createCachePolicyProvider } = await import('./cache/cache-policy-provider.js');
+    return { provider: createCachePolicyProvider(options), kind: 'offline', figures: () => null };
+  }
+  const { createLivePolicyProvider } = await import('./live-policy-provider.js');
+  const live = createLivePolicyProvider(options);
+  return {
+    provider: live,
+    kind: 'live',
+    flush: () => live.flush(),
+    figures: () => {
+      const s = live.stats();
+      return {
+        fetched: s.fetched,
+        retries: s.retries,
+        inFlight: s.inFlight,
+        queued: s.queued,
+        byOutcome: s.byOutcome,
+      };
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import type { BatchStats } from '../workers/protocol.js';
+import { VERDICTS } from '../workers/verdict-format.js';
+import type { BrokerStats } from './policy-broker.js';
+import { TopCounter } from './top-counter.js';
+
+const TOP = 10;
+const MAX_EXAMPLES = 20;
+
+export interface ClassifySummary {
+  input: string;
+  output: string;
+  agents: string[];
+  threads: number;
+  /** Data records read (header and blank lines excluded). */
+  recordsRead: number;
+  /** Data rows written (header excluded); always equals recordsRead for a completed run. */
+  rowsWritten: number;
+  blankLines: number;
+  invalidRows: number;
+  invalidByCode: Record<string, number>;
+  /** First invalid rows: 1-based data record number (header excluded) and code. */
+  invalidExamples: { record: number; code: string }[];
+  /** Rows whose absolute URL names another host than the host column (the URL wins). */
+  hostMismatch: number;
+  /** Per agent, rows by verdict (every verdict listed, zeros included). */
+  verdicts: Record<string, Record<string, number>>;
+  origins: {
+    resolved: number;
+    /** Rule sets parsed and compiled by the workers (an evicted one compiled again counts again). */
+    compiled: number;
+    byOutcome: Record<string, number>;
+    bySource: Record<string, number>;
+    failures: Record<string, number>;
+  };
+  topDisallowedHosts: Record<string, { origin: string; rows: number }[]>;
+  topRules: Record<string, { origin: string; line: number; rule: string; rows: number }[]>;
+  /** False when the top lists overflowed their bounded counters (some figures may then be low). */
+  topCountsExact: boolean;
+  timing: {
+    wallMs: number;
+    /** Main thread: reading, decompressing and cutting the input into batches. */
+    readingMs: number;
+    /** Wall time during which at least one policy was being fetched / read. */
+    fetchingMs: number;
+    /** Worker CPU time splitting, matching and formatting (summed over threads). */
+    matchingMs: number;
+    /** Main thread: writing output and waiting for it to drain. */
+    writingMs: number;
+  };
+  rowsPerSecond: number;
+}
+
+/** Merges per-batch figures, in batch order, into the run's summary. */
+export class SummaryBuilder {
+  private records = 0;
+  private blank = 0;
+  private mismatch = 0;
+  private readonly invalid = new Map<string, number>();
+  private readonly examples: { record: number; code: string }[] = [];
+  private readonly verdicts: number[][];
+  private readonly hosts: TopCounter<string>[];
+  private readonly rules: TopCounter<{ origin: string; line: number; rule: string }>[];
+  private workMs = 0;
+  private compiles = 0;
+  rowsWritten = 0;
+
+  constructor(private readonly agents: string[]) {
+    this.verdicts = agents.map(() => VERDICTS.map(() => 0));
+    this.hosts = agents.map(() => new TopCounter<string>());
+    this.rules = agents.map(() => new TopCounter());
+  }
+
+  get recordsRead(): number {
+    return this.records;
+  }
+
+  addBlankLines(n: number): void {
+    this.blank += n;
+  }
+
+  add(s: BatchStats): void {
+    const base = this.records;
+    this.records += s.records;
+    this.blank += s.blankLines;
+    this.mismatch += s.hostMismatch;
+    this.workMs += s.workMs;
+    this.compiles += s.compiles;
+    for (const [code, n] of s.invalid) this.invalid.set(code, (this.invalid.get(code) ?? 0) + n);
+    for (const [i, code] of s.invalidExamples) {
+      if (this.examples.length < MAX_EXAMPLES) this.examples.push({ record: base + i + 1, code });
+    }
+    s.verdicts.forEach((counts, a) => {
+      counts.forEach((n, v) => {
+        this.verdicts[a]![v]! += n;
+      });
+    });
+    for (const [a, origin, n] of s.disallowedHosts) this.hosts[a]!.add(origin, origin, n);
+    for (const [a, origin, line, rule, n] of s.rules) {
+      this.rules[a]!.add(`${origin}\n${line}`, { origin, line, rule }, n);
+    }
+  }
+
+  build(ctx: {
+    input: string;
+    output: string;
+    threads: number;
+    broker: BrokerStats;
+    wallMs: number;
+    readingMs: number;
+    writingMs: number;
+  }): ClassifySummary {
+    const byAgent = <T>(f: (a: number) => T): Record<string, T> =>
+      Object.fromEntries(this.agents.map((agent, a) => [agent, f(a)]));
+    const invalidRows = [...this.invalid.values()].reduce((x, y) => x + y, 0);
+    return {
+      input: ctx.input,
+      output: ctx.output,
+      agents: this.agents,
+      threads: ctx.threads,
+      recordsRead: this.records,
+      rowsWritten: this.rowsWritten,
+      blankLines: this.blank,
+      invalidRows,
+      invalidByCode: Object.fromEntries([...this.invalid].sort()),
+      invalidExamples: this.examples,
+      hostMismatch: this.mismatch,
+      verdicts: byAgent((a) => Object.fromEntries(VERDICTS.map((v, i) => [v, this.verdicts[a]![i]!]))),
+      origins: {
+        resolved: ctx.broker.resolved,
+        compiled: this.compiles,
+        byOutcome: { ...ctx.broker.outcomes },
+        bySource: { ...ctx.broker.sources },
+        failures: { ...ctx.broker.failures },
+      },
+      topDisallowedHosts: byAgent((a) =>
+        this.hosts[a]!.top(TOP).map((t) => ({ origin: t.item, rows: t.count })),
+      ),
+      topRules: byAgent((a) => this.rules[a]!.top(TOP).map((t) => ({ ...t.item, rows: t.count }))),
+      topCountsExact:
+        this.hosts.every((h) => h.dropBound === 0) && this.rules.every((r) => r.dropBound === 0),
+      timing: {
+        wallMs: Math.round(ctx.wallMs),
+        readingMs: Math.round(ctx.readingMs),
+        fetchingMs: Math.round(ctx.broker.fetchMs),
+        matchingMs: Math.round(this.workMs),
+        writingMs: Math.round(ctx.writingMs),
+      },
+      rowsPerSecond: ctx.wallMs > 0 ? Math.round((this.rowsWritten * 1000) / ctx.wallMs) : 0,
+    };
+  }
+}
+
+const num = (n: number) => n.toLocaleString('en-US');
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The short human summary printed on stderr. */
+export function formatSummary(s: ClassifySummary): string {
+  const lines: string[] = [];
+  lines.push(
+    `robots-audit classify: ${num(s.recordsRead)} records → ${num(s.rowsWritten)} rows in ${secs(s.timing.wallMs)} (${num(s.rowsPerSecond)} rows/s, ${s.threads} thread${s.threads === 1 ? '' : 's'})`,
+  );
+  for (const agent of s.agents) {
+    const v = Object.entries(s.verdicts[agent]!).filter(([, n]) => n > 0);
+    lines.push(`  ${agent}: ${v.map(([k, n]) => `${k} ${num(n)}`).join(' · ') || 'no rows'}`);
+  }
+  const inv = Object.entries(s.invalidByCode).map(([k, n]) => `${k} ${num(n)}`);
+  lines.push(`  invalid rows: ${num(s.invalidRows)}${inv.length ? ` (${inv.join(', ')})` : ''}`);
+  const out = Object.entries(s.origins.byOutcome).filter(([, n]) => n > 0);
+  lines.push(
+    `  origins: ${num(s.origins.resolved)} resolved${out.length ? ` (${out.map(([k, n]) => `${k} ${num(n)}`).join(' · ')})` : ''}, ${num(s.origins.compiled)} rule sets compiled`,
+  );
+  lines.push(`  host mismatches: ${num(s.hostMismatch)} · blank lines: ${num(s.blankLines)}`);
+  for (const agent of s.agents) {
+    const hosts = s.topDisallowedHosts[agent]!.slice(0, 5);
+    if (hosts.length)
+      lines.push(
+        `  most disallowed (${agent}): ${hosts.map((h) => `${h.origin} ${num(h.rows)}`).join(', ')}`,
+      );
+    const rules = s.topRules[agent]!.slice(0, 3);
+    if (rules.length) {
+      lines.push(
+        `  top rules (${agent}): ${rules.map((r) => `${r.origin} line ${r.line} "${r.rule}" ${num(r.rows)}`).join('; ')}`,
+      );
+    }
+  }
+  const t = s.timing;
+  lines.push(
+    `  time: reading ${secs(t.readingMs)} · fetching ${secs(t.fetchingMs)} · matching ${secs(t.matchingMs)} (worker CPU) · writing ${secs(t.writingMs)}`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { RobotsAuditError } from '../core/errors.js';
+import { PortLink } from '../workers/port-link.js';
+import type {
+  BatchResult,
+  BatchStats,
+  PolicyRequest,
+  WirePolicy,
+  WorkerConfig,
+  WorkerTask,
+} from '../workers/protocol.js';
+
+/**
+ * The built worker file. From dist/ it sits beside this module's layer; when tests import src/*.ts
+ * the .ts file cannot run in a worker thread, so the matching file under dist/ is used instead
+ * (`npm test` builds first).
+ */
+export function workerFile(): string {
+  const here = fileURLToPath(new URL('../workers/classify-worker.js', import.meta.url));
+  if (existsSync(here)) return here;
+  const fromDist = here.replace(/([\\/])src([\\/]workers[\\/])/, '$1dist$2');
+  if (existsSync(fromDist)) return fromDist;
+  throw new RobotsAuditError('ERR_NO_WORKER', `worker file not found (${fromDist}); run \`npm run build\``);
+}
+
+export type PolicyResolver = (req: PolicyRequest) => Promise<WirePolicy[]>;
+
+type Reply =
+  | { ok: true; result?: BatchResult; stats?: BatchStats; spare?: ArrayBuffer | null }
+  | { ok: false; failure: { code: string; message: string } };
+
+function unwrap(reply: Reply): Reply & { ok: true } {
+  if (!reply.ok) throw new RobotsAuditError(reply.failure.code, `worker failed: ${reply.failure.message}`);
+  return reply;
+}
+
+/**
+ * Classify workers: one real Piscina pool of one thread per worker, so that each worker can be
+ * addressed (it owns the origins whose host hashes to its index). Every worker gets a port to the
+ * coordinator (policy requests, answered by `resolve`) and one to each other worker (rows of origins
+ * the other owns). Batches go to the worker with the fewest batches in flight.
+ */
+export class ClassifyPool {
+  private readonly pools: Piscina<WorkerTask, Reply>[] = [];
+  private readonly links: PortLink[] = [];
+  private readonly inFlight: number[] = [];
+  private readonly ready: Promise<void>;
+  private destroyed = false;
+
+  constructor(config: WorkerConfig, threads: number, tasksPerWorker: number, resolve: PolicyResolver) {
+    const filename = workerFile();
+    const peers: (MessagePort | null)[][] = [];
+    for (let i = 0; i < threads; i++) peers.push(new Array(threads).fill(null));
+    for (let i = 0; i < threads; i++) {
+      for (let j = i + 1; j < threads; j++) {
+        const { port1, port2 } = new MessageChannel();
+        peers[i]![j] = port1;
+        peers[j]![i] = port2;
+      }
+    }
+    const inits: Promise<Reply>[] = [];
+    for (let i = 0; i < threads; i++) {
+      const pool = new Piscina<WorkerTask, Reply>({
+        filename,
+        minThreads: 1,
+        maxThreads: 1,
+        idleTimeout: 60_000,
+        concurrentTasksPerWorker: tasksPerWorker,
+        atomics: 'disabled',
+        workerData: config,
+        recordTiming: false,
+        // Scavenges are cheap; a small young generation keeps each worker's memory flat.
+        resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 224 },
+      });
+      const { port1, port2 } = new MessageChannel();
+      this.links.push(new PortLink(port1, async (body) => ({ value: await resolve(body as PolicyRequest) })));
+      const mine = peers[i]!;
+      const transfer = [port2, ...mine.filter((p): p is MessagePort => p !== null)];
+      inits.push(
+        pool.run(
+          { kind: 'init', index: i, threads, coordinator: port2, peers: mine },
+          { transferList: transfer },
+        ),
+      );
+      this.pools.push(pool);
+      this.inFlight.push(0);
+    }
+    this.ready = Promise.all(inits).then((replies) => {
+      for (const r of replies) unwrap(r);
+    });
+    this.ready.catch(() => {});
+  }
+
+  get threads(): number {
+    return this.pools.length;
+  }
+
+  /**
+   * Runs one batch on the least busy worker. The batch's buffer (and `output`, a recycled buffer to
+   * write into) are transferred; both come back in the result (`input`, `output`, or via `onSpare`).
+   */
+  async run(
+    batch: Buffer,
+    output: ArrayBuffer | null,
+    onSpare: (ab: ArrayBuffer) => void,
+    signal?: AbortSignal,
+  ): Promise<BatchResult> {
+    await this.ready;
+    if (batch.byteOffset !== 0) throw new Error('batch buffer must start at offset 0');
+    let w = 0;
+    for (let i = 1; i < this.pools.length; i++) if (this.inFlight[i]! < this.inFlight[w]!) w = i;
+    this.inFlight[w]!++;
+    try {
+      const buffer = batch.buffer as ArrayBuffer;
+      const reply = unwrap(
+        await this.pools[w]!.run(
+          { kind: 'batch', buffer, length: batch.length, output },
+          { transferList: output === null ? [buffer] : [buffer, output], signal },
+        ),
+      );
+      if (reply.spare) onSpare(reply.spare);
+      return reply.result!;
+    } finally {
+      this.inFlight[w]!--;
+    }
+  }
+
+  /** Counters every worker has not reported yet (rows it judged for its peers after its last batch). */
+  async flush(): Promise<BatchStats[]> {
+    await this.ready;
+    const replies = await Promise.all(this.pools.map((p) => p.run({ kind: 'flush' })));
+    return replies.map((r) => unwrap(r).stats!);
+  }
+
+  async destroy(): Promise<void> {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const l of this.links) l.close('classify pool destroyed');
+    await Promise.all(this.pools.map((p) => p.destroy()));
+  }
+}

@@ -1,0 +1,279 @@
+import { InvalidSuffixes, writeRows } from './batch-output.js';
+import { BatchRows } from './batch-rows.js';
+import { FieldSplitter } from './field-split.js';
+import {
+  answerForeign,
+  type ForeignRequest,
+  type ForeignResponse,
+  ForeignRows,
+  ownerOf,
+} from './foreign-rows.js';
+import { OriginStore } from './origin-store.js';
+import { PolicyInstaller } from './policy-installer.js';
+import type { BatchStats, PolicyRequest, WirePolicy, WorkerConfig } from './protocol.js';
+import { parseQuotedRecords } from './quoted-records.js';
+import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from './record-scanner.js';
+import { RowStats } from './row-stats.js';
+import { keyOf, newRowSlot, type RowOrigin, resolveRowInto } from './row-url.js';
+
+/** Per-origin counters (top hosts, top rules) travel with every this-many batches, and with the flush. */
+const REPORT_EVERY = 8;
+
+export type PolicyFetcher = (req: PolicyRequest) => Promise<WirePolicy[]>;
+
+/** This worker's place among its peers, and how it sends rows to the owner of their origin. */
+export interface Affinity {
+  self: number;
+  threads: number;
+  ask(owner: number, req: ForeignRequest): Promise<ForeignResponse>;
+}
+
+const SOLO: Affinity = {
+  self: 0,
+  threads: 1,
+  ask: () => Promise.reject(new Error('no peers')),
+};
+
+/**
+ * Classifies one batch of whole CSV records: splits them (by hand, or csv-parse for records with a
+ * quote), resolves each row's origin, sends rows of origins another worker owns to that worker, asks
+ * for unknown policies once per batch, matches, and writes every input record verbatim plus its
+ * verdict columns, in order. The batch is handled as latin1 text (one char per byte), so offsets are
+ * byte offsets and bytes pass unchanged.
+ */
+export class BatchClassifier {
+  private readonly scanner = new RecordScanner();
+  private readonly splitter = new FieldSplitter();
+  private readonly slot = newRowSlot();
+  private readonly invalid: InvalidSuffixes;
+  private readonly spareRows: BatchRows[] = [];
+  readonly store: OriginStore;
+  private readonly installer: PolicyInstaller;
+  private stamp = 0;
+  private readonly active = new Set<number>();
+  private compilesReported = 0;
+  private batches = 0;
+
+  constructor(
+    private readonly config: WorkerConfig,
+    private readonly affinity: Affinity = SOLO,
+  ) {
+    this.store = new OriginStore(config);
+    this.installer = new PolicyInstaller(this.store);
+    this.invalid = new InvalidSuffixes(config);
+  }
+
+  /** Starts a unit of work (a batch, or rows from a peer): what it uses is safe from eviction until end. */
+  private begin(): number {
+    const stamp = ++this.stamp;
+    this.active.add(stamp);
+    this.store.protectFrom = Math.min(...this.active);
+    return stamp;
+  }
+
+  private end(stamp: number): void {
+    this.active.delete(stamp);
+    this.store.protectFrom = this.active.size > 0 ? Math.min(...this.active) : this.stamp + 1;
+  }
+
+  /** Judges rows a peer sent for origins this worker owns. */
+  async answer(req: ForeignRequest, fetchPolicies: PolicyFetcher): Promise<ForeignResponse> {
+    const stamp = this.begin();
+    try {
+      return await answerForeign(
+        req,
+        this.store,
+        this.installer,
+        this.config.agents.length,
+        stamp,
+        fetchPolicies,
+      );
+    } finally {
+      this.end(stamp);
+    }
+  }
+
+  /** Counters not reported with a batch yet (origins used by peers' rows after this worker's last batch). */
+  flush(): BatchStats {
+    return this.finish(new RowStats(this.config.agents.length), 0, true);
+  }
+
+  private finish(stats: RowStats, rows: number, report: boolean): BatchStats {
+    const out = stats.collect(rows, report ? this.store.drainDirty() : []);
+    out.compiles = this.store.compiles - this.compilesReported;
+    this.compilesReported = this.store.compiles;
+    return out;
+  }
+
+  /** `into`: a buffer to write the output into when it is large enough. */
+  async classify(
+    bytes: Buffer,
+    fetchPolicies: PolicyFetcher,
+    into: ArrayBuffer | null = null,
+  ): Promise<{ output: Buffer; stats: BatchStats }> {
+    const stamp = this.begin();
+    const rows = this.spareRows.pop() ?? new BatchRows(this.config);
+    try {
+      return await this.run(rows, bytes, stamp, fetchPolicies, into);
+    } finally {
+      rows.release();
+      this.spareRows.push(rows);
+      this.end(stamp);
+    }
+  }
+
+  private async run(
+    rows: BatchRows,
+    bytes: Buffer,
+    stamp: number,
+    fetchPolicies: PolicyFetcher,
+    into: ArrayBuffer | null,
+  ): Promise<{ output: Buffer; stats: BatchStats }> {
+    const t0 = performance.now();
+    const cfg = this.config;
+    const n = bytes.length;
+    rows.reset(bytes);
+    const text = rows.text;
+    const hasQuote = text.indexOf('"') >= 0;
+    if (hasQuote) this.scanner.reset(text, n, cfg.delimiter.charCodeAt(0), true);
+    this.splitter.reset(text, cfg.delimiter);
+    const need = new Map<string, RowOrigin>();
+    const quoted: number[] = [];
+    let blankLines = 0;
+    let hostMismatch = 0;
+    const slot = this.slot;
+    const store = this.store;
+    const { self, threads } = this.affinity;
+    const foreign: (ForeignRows | null)[] = new Array(threads).fill(null);
+    const judge = (i: number, url: string | undefined, host: string | undefined): void => {
+      if (url === undefined) {
+        rows.codes[i] = 'missing_url';
+        return;
+      }
+      const code = resolveRowInto(url, host, cfg.scheme, slot);
+      if (code !== null) {
+        rows.codes[i] = code;
+        return;
+      }
+      if (slot.hostMismatch) hostMismatch++;
+      if (threads > 1) {
+        const owner = ownerOf(slot.host, threads);
+        if (owner !== self) {
+          let toOwner = foreign[owner];
+          if (!toOwner) {
+            toOwner = new ForeignRows();
+            foreign[owner] = toOwner;
+          }
+          rows.owners[i] = owner;
+          rows.foreignPos[i] = toOwner.size;
+          toOwner.add(slot);
+          return;
+        }
+      }
+      rows.paths[i] = slot.path;
+      const e = store.find(slot.scheme, slot.host, slot.port, stamp);
+      if (e !== undefined) {
+        rows.entries[i] = e;
+        return;
+      }
+      const origin: RowOrigin = { scheme: slot.scheme, host: slot.host, port: slot.port };
+      const key = keyOf(origin);
+      if (!need.has(key)) need.set(key, origin);
+      rows.pendingKeys[i] = key;
+    };
+
+    // Pass 1: records, fields, origins.
+    let p = 0;
+    while (p < n) {
+      let contentEnd: number;
+      let next: number;
+      let kind: number;
+      if (!hasQuote) {
+        const lf = text.indexOf('\n', p);
+        next = lf < 0 ? n : lf + 1;
+        contentEnd = lf < 0 ? n : lf;
+        if (contentEnd > p && text.charCodeAt(contentEnd - 1) === 13) contentEnd--;
+        kind = contentEnd === p ? KIND_BLANK : 0;
+      } else {
+        this.scanner.scan(p);
+        contentEnd = this.scanner.contentEnd;
+        next = this.scanner.next;
+        kind = this.scanner.kind;
+      }
+      const start = p;
+      p = next;
+      if (kind === KIND_BLANK) {
+        blankLines++;
+        continue;
+      }
+      const i = rows.add(start, contentEnd);
+      if (kind === KIND_MALFORMED) rows.malformed(i);
+      else if (kind === KIND_QUOTED) quoted.push(i);
+      else {
+        const sp = this.splitter;
+        sp.split(start, contentEnd, cfg.urlIndex, cfg.hostIndex);
+        if (!rows.fitPlain(i, sp.count, sp)) continue;
+        judge(
+          i,
+          sp.aStart < 0 ? undefined : rows.value(sp.aStart, sp.aEnd),
+          sp.bStart < 0 ? undefined : rows.value(sp.bStart, sp.bEnd),
+        );
+      }
+    }
+    if (quoted.length > 0) {
+      const texts = quoted.map((i) => rows.value(rows.starts[i]!, rows.ends[i]!));
+      const parsed = parseQuotedRecords(texts, cfg.delimiter);
+      for (let k = 0; k < quoted.length; k++) {
+        const i = quoted[k]!;
+        const rec = parsed[k];
+        if (rec === null || rec === undefined) rows.malformed(i);
+        else if (rows.fitFields(i, rec.fields, rec.strict)) {
+          judge(i, rec.fields[cfg.urlIndex], cfg.hostIndex < 0 ? undefined : rec.fields[cfg.hostIndex]);
+        }
+      }
+    }
+
+    // Ask the coordinator for unknown policies and the owners for their rows, all at once.
+    const w0 = performance.now();
+    const own = need.size > 0 ? this.installNeeded(rows, need, stamp, fetchPolicies) : null;
+    const answers = foreign.map((f, owner) => (f === null ? null : this.affinity.ask(owner, f.request())));
+    if (own !== null) await own;
+    const responses = await Promise.all(answers);
+    const waited = own !== null || foreign.some((f) => f !== null);
+    const policyWaitMs = waited ? performance.now() - w0 : 0;
+
+    // Pass 2: output, in input order.
+    const pieces: string[] = [];
+    const rowStats = writeRows(rows, responses, store, cfg, this.invalid, pieces);
+    const stats = this.finish(rowStats, rows.count, ++this.batches % REPORT_EVERY === 0);
+    stats.blankLines = blankLines;
+    stats.hostMismatch = hostMismatch;
+    stats.policyWaitMs = policyWaitMs;
+    const out = pieces.join('');
+    const target =
+      into !== null && into.byteLength >= out.length ? Buffer.from(into) : Buffer.allocUnsafeSlow(out.length);
+    target.write(out, 0, 'latin1');
+    stats.workMs = performance.now() - t0 - policyWaitMs;
+    return { output: target.subarray(0, out.length), stats };
+  }
+
+  private async installNeeded(
+    rows: BatchRows,
+    need: Map<string, RowOrigin>,
+    stamp: number,
+    fetchPolicies: PolicyFetcher,
+  ): Promise<void> {
+    const keys = [...need.keys()];
+    const entries = await this.installer.ensure(
+      keys,
+      keys.map((k) => need.get(k)!),
+      stamp,
+      fetchPolicies,
+    );
+    const byKey = new Map(keys.map((k, j) => [k, entries[j]!]));
+    for (let i = 0; i < rows.count; i++) {
+      const key = rows.pendingKeys[i];
+      if (key !== null && key !== undefined) rows.entries[i] = byKey.get(key)!;
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import type { BatchRows } from './batch-rows.js';
+import type { ForeignResponse } from './foreign-rows.js';
+import { matchRow } from './match-row.js';
+import { bytesText, type OriginStore } from './origin-store.js';
+import type { WorkerConfig } from './protocol.js';
+import { RowStats } from './row-stats.js';
+import { agentPart, tailPart, V_INVALID_INPUT } from './verdict-format.js';
+
+/** The verdict columns of an invalid row, per error code (latin1 text of UTF-8 bytes). */
+export class InvalidSuffixes {
+  private readonly cache = new Map<string, string>();
+
+  constructor(private readonly config: WorkerConfig) {}
+
+  get(code: string): string {
+    let s = this.cache.get(code);
+    if (s === undefined) {
+      const { agents, delimiter: d, evidence, eol } = this.config;
+      let text = '';
+      for (let a = 0; a < agents.length; a++) text += d + agentPart(V_INVALID_INPUT, 0, '', d);
+      const ev = evidence ? { robotsUrl: '', fetchedAt: '', sha256: '', truncated: '' } : null;
+      s = bytesText(`${text}${d}${tailPart('', code, ev, d)}${eol}`);
+      this.cache.set(code, s);
+    }
+    return s;
+  }
+}
+
+/**
+ * Pass 2 of a batch: every record (verbatim, padded or rewritten) followed by its verdict columns,
+ * in input order, as latin1 text pieces; and the batch's verdict counts.
+ */
+export function writeRows(
+  rows: BatchRows,
+  responses: (ForeignResponse | null)[],
+  store: OriginStore,
+  config: WorkerConfig,
+  invalid: InvalidSuffixes,
+  pieces: string[],
+): RowStats {
+  const nAgents = config.agents.length;
+  const d = config.delimiter;
+  const stats = new RowStats(nAgents);
+  const text = rows.text;
+  const hasRewrites = rows.rewrites.size > 0;
+  const classes = new Uint8Array(nAgents);
+  // Per owner: where each row's text starts in the response.
+  const textStarts = responses.map((r) => {
+    if (r === null) return null;
+    const at = new Int32Array(r.lens.length + 1);
+    for (let k = 0; k < r.lens.length; k++) at[k + 1] = at[k]! + r.lens[k]!;
+    return at;
+  });
+  for (let i = 0; i < rows.count; i++) {
+    const rewrite = hasRewrites ? rows.rewrites.get(i) : undefined;
+    if (rewrite !== undefined) pieces.push(rewrite);
+    else {
+      pieces.push(text.slice(rows.starts[i]!, rows.outEnds[i]!));
+      if (rows.pads[i]! > 0) pieces.push(d.repeat(rows.pads[i]!));
+    }
+    const code = rows.codes[i];
+    if (code !== null) {
+      pieces.push(invalid.get(code));
+      stats.invalidRow(i, code);
+      continue;
+    }
+    const owner = rows.owners[i]!;
+    if (owner >= 0) {
+      const r = responses[owner]!;
+      const at = textStarts[owner]!;
+      const k = rows.foreignPos[i]!;
+      pieces.push(r.suffixes.slice(at[k], at[k + 1]));
+      stats.addClasses(r.classes, k * nAgents);
+      continue;
+    }
+    pieces.push(matchRow(store, rows.entries[i]!, rows.paths[i]!, nAgents, classes, 0));
+    stats.addClasses(classes, 0);
+  }
+  return stats;
+}

@@ -1,0 +1,84 @@
+/**
+ * Piscina worker entry. Each worker lives in a one-thread pool of its own, so the coordinator can
+ * address it: the first task (init) hands it its index and ports; then batch tasks; a last flush.
+ * Keeps its origin and compiled-rules caches across tasks. Returns plain data (never throws across
+ * the thread boundary): a result whose output buffer is transferred, or a failure.
+ */
+import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
+import { toFailure } from '../core/errors.js';
+import { type Affinity, BatchClassifier } from './batch-classifier.js';
+import type { ForeignRequest, ForeignResponse } from './foreign-rows.js';
+import { PortLink } from './port-link.js';
+import type {
+  BatchResult,
+  InitTask,
+  PolicyRequest,
+  WirePolicy,
+  WorkerConfig,
+  WorkerTask,
+} from './protocol.js';
+
+const config = workerData as WorkerConfig;
+let classifier: BatchClassifier | null = null;
+let coordinator: PortLink | null = null;
+
+function fetchPolicies(req: PolicyRequest): Promise<WirePolicy[]> {
+  return coordinator!.request<WirePolicy[]>(req);
+}
+
+function init(task: InitTask): void {
+  coordinator = new PortLink(task.coordinator);
+  const peers: (PortLink | null)[] = task.peers.map((port) =>
+    port === null
+      ? null
+      : new PortLink(port, async (body) => {
+          const res = await classifier!.answer(body as ForeignRequest, fetchPolicies);
+          return {
+            value: res,
+            transfer: [res.lens.buffer as ArrayBuffer, res.classes.buffer as ArrayBuffer],
+          };
+        }),
+  );
+  const affinity: Affinity = {
+    self: task.index,
+    threads: task.threads,
+    ask: (owner, req) =>
+      peers[owner]!.request<ForeignResponse>(req, [
+        req.schemes.buffer as ArrayBuffer,
+        req.ports.buffer as ArrayBuffer,
+      ]),
+  };
+  classifier = new BatchClassifier(config, affinity);
+}
+
+export default async function classifyTask(task: WorkerTask): Promise<unknown> {
+  try {
+    if (task.kind === 'init') {
+      init(task);
+      return { ok: true };
+    }
+    if (classifier === null) throw new Error('worker used before its init task');
+    if (task.kind === 'flush') return { ok: true, stats: classifier.flush() };
+    const bytes = Buffer.from(task.buffer, 0, task.length);
+    const { output, stats } = await classifier.classify(bytes, fetchPolicies, task.output);
+    if (output.byteOffset !== 0) throw new Error('output buffer must start at offset 0');
+    const result: BatchResult = {
+      output: output.buffer as ArrayBuffer,
+      length: output.length,
+      input: task.buffer,
+      stats,
+    };
+    // The unused recycled buffer (when the output did not fit) goes back too, so it is not lost.
+    const spare = task.output !== null && task.output !== result.output ? task.output : null;
+    return move({
+      get [transferableSymbol]() {
+        return spare === null ? [result.output, result.input] : [result.output, result.input, spare];
+      },
+      get [valueSymbol]() {
+        return { ok: true, result, spare };
+      },
+    });
+  } catch (err) {
+    return { ok: false, failure: toFailure(err) };
+  }
+}

@@ -1,0 +1,116 @@
+import { matchRow } from './match-row.js';
+import type { OriginEntry, OriginStore } from './origin-store.js';
+import type { PolicyInstaller } from './policy-installer.js';
+import type { PolicyRequest, WirePolicy } from './protocol.js';
+import { keyOf, type RowOrigin, type RowSlot } from './row-url.js';
+
+/**
+ * Origin affinity between workers: every origin has one owner thread (a hash of its host), which alone
+ * fetches its policy and compiles its rules. A worker sends the rows of origins it does not own to
+ * their owner and gets back the text to append and the verdict classes.
+ */
+
+/** The worker that owns a host: FNV-1a of the host string, modulo the number of workers. */
+export function ownerOf(host: string, threads: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < host.length; i++) {
+    h ^= host.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % threads;
+}
+
+/**
+ * Rows sent to an owner, in compact form: hosts and paths joined by NUL (neither can contain one:
+ * WHATWG hosts forbid it and pathFromUrl ends a path there), schemes (0 http, 1 https) and ports.
+ */
+export interface ForeignRequest {
+  hosts: string;
+  paths: string;
+  schemes: Uint8Array;
+  ports: Uint16Array;
+}
+
+export interface ForeignResponse {
+  /** The appended texts of all rows, concatenated; `lens` says where each ends. */
+  suffixes: string;
+  lens: Int32Array;
+  /** Verdict class per row and agent (row-major). */
+  classes: Uint8Array;
+}
+
+/** Requester side: the rows of one batch that go to one owner. */
+export class ForeignRows {
+  private readonly hosts: string[] = [];
+  private readonly paths: string[] = [];
+  private readonly schemes: number[] = [];
+  private readonly ports: number[] = [];
+
+  add(slot: RowSlot): void {
+    this.hosts.push(slot.host);
+    this.paths.push(slot.path);
+    this.schemes.push(slot.scheme === 'https' ? 1 : 0);
+    this.ports.push(slot.port);
+  }
+
+  get size(): number {
+    return this.hosts.length;
+  }
+
+  request(): ForeignRequest {
+    return {
+      hosts: this.hosts.join('\0'),
+      paths: this.paths.join('\0'),
+      schemes: Uint8Array.from(this.schemes),
+      ports: Uint16Array.from(this.ports),
+    };
+  }
+}
+
+/** Owner side: judges rows another worker sent. `stamp` must be active for the whole call. */
+export async function answerForeign(
+  req: ForeignRequest,
+  store: OriginStore,
+  installer: PolicyInstaller,
+  agents: number,
+  stamp: number,
+  fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
+): Promise<ForeignResponse> {
+  const hosts = req.hosts.split('\0');
+  const paths = req.paths.split('\0');
+  const n = hosts.length;
+  const entries: (OriginEntry | undefined)[] = new Array(n);
+  const need = new Map<string, RowOrigin>();
+  const keys: (string | null)[] = new Array(n).fill(null);
+  for (let r = 0; r < n; r++) {
+    const scheme = req.schemes[r] === 1 ? 'https' : 'http';
+    const e = store.find(scheme, hosts[r]!, req.ports[r]!, stamp);
+    if (e !== undefined) entries[r] = e;
+    else {
+      const origin: RowOrigin = { scheme, host: hosts[r]!, port: req.ports[r]! };
+      const key = keyOf(origin);
+      keys[r] = key;
+      if (!need.has(key)) need.set(key, origin);
+    }
+  }
+  if (need.size > 0) {
+    const wanted = [...need.keys()];
+    const got = await installer.ensure(
+      wanted,
+      wanted.map((k) => need.get(k)!),
+      stamp,
+      fetchPolicies,
+    );
+    const byKey = new Map(wanted.map((k, j) => [k, got[j]!]));
+    for (let r = 0; r < n; r++) if (keys[r] !== null) entries[r] = byKey.get(keys[r]!)!;
+  }
+  const lens = new Int32Array(n);
+  const classes = new Uint8Array(n * agents);
+  const pieces: string[] = [];
+  for (let r = 0; r < n; r++) {
+    const s = matchRow(store, entries[r]!, paths[r]!, agents, classes, r * agents);
+    pieces.push(s);
+    lens[r] = s.length;
+  }
+  return { suffixes: pieces.join(''), lens, classes };
+}

@@ -1,0 +1,60 @@
+import type { OriginEntry, OriginStore } from './origin-store.js';
+import {
+  V_ALLOWED_EXPLICIT,
+  V_ALLOWED_IMPLICIT,
+  V_DISALLOWED_EXPLICIT,
+  V_DISALLOWED_UNREACHABLE,
+} from './verdict-format.js';
+
+/**
+ * Judges one row of a known origin for every agent: returns the text appended to the row and writes
+ * each agent's verdict class to `classes[at + a]`. Per-origin counters (disallowed rows, rule hits)
+ * are kept on the entry, which is marked for the next report.
+ */
+export function matchRow(
+  store: OriginStore,
+  e: OriginEntry,
+  path: string,
+  agents: number,
+  classes: Uint8Array,
+  at: number,
+): string {
+  store.touch(e);
+  if (e.fixedVerdict >= 0) {
+    for (let a = 0; a < agents; a++) {
+      classes[at + a] = e.fixedVerdict;
+      if (e.fixedVerdict === V_DISALLOWED_UNREACHABLE) e.disallowed[a]!++;
+    }
+    return e.full[0]!;
+  }
+  const rules = e.slot!.rules!;
+  if (agents === 1) {
+    const idx = rules[0]!.decide(path);
+    classes[at] = count(e, 0, idx);
+    return store.full(e, idx);
+  }
+  let s = '';
+  for (let a = 0; a < agents; a++) {
+    const idx = rules[a]!.decide(path);
+    classes[at + a] = count(e, a, idx);
+    s += store.part(e, a, idx);
+  }
+  return s + e.tail;
+}
+
+function count(e: OriginEntry, a: number, idx: number): number {
+  if (idx < 0) return V_ALLOWED_IMPLICIT;
+  if (e.slot!.rules![a]!.rules[idx]!.allowed) {
+    hit(e, a, idx);
+    return V_ALLOWED_EXPLICIT;
+  }
+  e.disallowed[a]!++;
+  hit(e, a, idx);
+  return V_DISALLOWED_EXPLICIT;
+}
+
+function hit(e: OriginEntry, a: number, idx: number): void {
+  e.hitRules ??= e.slot!.rules;
+  const hits = e.ruleHits[a]!;
+  hits.set(idx, (hits.get(idx) ?? 0) + 1);
+}

@@ -1,0 +1,105 @@
+import type { MessagePort } from 'node:worker_threads';
+
+/**
+ * Plain data crossing the thread boundary between the classify coordinator and its workers.
+ * Nothing here may hold a function, an Error or a class instance.
+ */
+
+/** Same values as the pipeline's PolicyOutcome (declared here so workers never import upward). */
+export type WireOutcome = 'parsed' | 'unavailable' | 'unreachable' | 'not_cached';
+
+/** Fixed for the whole run: given to every worker as Piscina workerData. */
+export interface WorkerConfig {
+  agents: string[];
+  delimiter: string;
+  /** Index of the url column; of the host column or -1. */
+  urlIndex: number;
+  hostIndex: number;
+  /** Number of header columns. */
+  columns: number;
+  scheme: 'http' | 'https';
+  /** Line end of the output (the input header's). */
+  eol: string;
+  evidence: boolean;
+  /** Estimated bytes of compiled rule sets a worker keeps (LRU by body sha256). */
+  compiledBudget: number;
+  /** Origins a worker remembers (LRU). */
+  originBudget: number;
+}
+
+/** First task of every worker: who it is, and its ports (to the coordinator, to each other worker). */
+export interface InitTask {
+  kind: 'init';
+  index: number;
+  threads: number;
+  coordinator: MessagePort;
+  /** peers[i] talks to worker i (null at the worker's own index). */
+  peers: (MessagePort | null)[];
+}
+
+/** One batch of whole records, its bytes transferred. */
+export interface BatchTask {
+  kind: 'batch';
+  buffer: ArrayBuffer;
+  length: number;
+  /** A recycled buffer to write the verdicts into when large enough (else the worker allocates). */
+  output: ArrayBuffer | null;
+}
+
+/** Last task of every worker: report the counters not reported yet. */
+export interface FlushTask {
+  kind: 'flush';
+}
+
+export type WorkerTask = InitTask | BatchTask | FlushTask;
+
+/** Worker → coordinator: the policies of these origins, please. */
+export interface PolicyRequest {
+  keys: string[];
+  origins: { scheme: 'http' | 'https'; host: string; port: number }[];
+}
+
+/** Coordinator → worker: one per requested key, same order. */
+export interface WirePolicy {
+  key: string;
+  outcome: WireOutcome;
+  /** Text of the robots_status column. */
+  status: string;
+  /** Body to parse when outcome is parsed. */
+  body: Uint8Array | null;
+  sha256: string | null;
+  /** Evidence: final robots URL (or file URL), fetched-at ISO time, truncated flag. */
+  robotsUrl: string;
+  fetchedAt: string;
+  truncated: boolean;
+}
+
+/** Per-batch figures, merged by the coordinator into the summary. */
+export interface BatchStats {
+  records: number;
+  blankLines: number;
+  hostMismatch: number;
+  /** [code, rows] */
+  invalid: [string, number][];
+  /** Per agent, rows by verdict index (see VERDICTS). */
+  verdicts: number[][];
+  /** [agent index, origin key, disallowed rows] */
+  disallowedHosts: [number, string, number][];
+  /** [agent index, origin key, rule line, rule, rows] for explicit decisions. */
+  rules: [number, string, number, string, number][];
+  /** First invalid rows of the batch: [record index within the batch, code]. */
+  invalidExamples: [number, string][];
+  /** Milliseconds the worker spent working on the batch, and waiting for policies. */
+  workMs: number;
+  policyWaitMs: number;
+  /** Rule sets parsed and compiled by the worker since its previous report. */
+  compiles: number;
+}
+
+export interface BatchResult {
+  output: ArrayBuffer;
+  length: number;
+  /** The task's input buffer, handed back for reuse. */
+  input: ArrayBuffer;
+  stats: BatchStats;
+}

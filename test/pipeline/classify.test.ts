@@ -1,0 +1,197 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { classify } from '../../src/pipeline/classify.js';
+import { MESSY_ROBOTS, messyLog, tempDir, writeRobots } from './classify-data.js';
+
+const dir = tempDir();
+const robots = writeRobots(dir, MESSY_ROBOTS);
+
+function rowsOf(file: string): Record<string, string>[] {
+  const raw = readFileSync(file);
+  const text = file.endsWith('.gz') ? gunzipSync(raw) : raw;
+  return parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+}
+
+describe('classify (library)', () => {
+  it('classifies a messy log: one row per record, in order, each with the right verdict', async () => {
+    const { bytes, expected } = messyLog();
+    const input = path.join(dir, 'messy.csv');
+    writeFileSync(input, bytes);
+    const output = path.join(dir, 'messy-out.csv');
+    const summary = await classify({ input, output, agents: ['Googlebot'], robotsDir: robots, threads: 2 });
+    const rows = rowsOf(output);
+    // A malformed record keeps its whole raw line in the first column (here the id column).
+    expect(rows[15]!.id).toBe('15,a.example,"https://a.example/unterminated');
+    expect(rows.map((r) => r.id!.split(',')[0])).toEqual(expected.map((_, i) => String(i)));
+    expect(rows.map((r) => [r.verdict, r.error_code])).toEqual(expected);
+    // Output header: every input column, then the verdict columns; no BOM; CRLF kept.
+    const text = readFileSync(output, 'utf8');
+    expect(text.startsWith('id,host,url,allowed,verdict,rule_line,rule,robots_status,error_code\r\n')).toBe(
+      true,
+    );
+    expect(summary.recordsRead).toBe(expected.length);
+    expect(summary.rowsWritten).toBe(expected.length);
+    expect(summary.blankLines).toBe(2);
+    expect(summary.hostMismatch).toBe(1);
+    expect(summary.invalidRows).toBe(Object.values(summary.invalidByCode).reduce((a, b) => a + b, 0));
+    expect(summary.invalidRows).toBe(summary.verdicts.Googlebot!.invalid_input);
+    expect(Object.values(summary.verdicts.Googlebot!).reduce((a, b) => a + b, 0)).toBe(expected.length);
+    expect(summary.invalidExamples[0]).toEqual({ record: 14, code: 'missing_url' });
+  });
+
+  it('judges several agents, and with one thread gives the same output as with two', async () => {
+    const { bytes } = messyLog();
+    const input = path.join(dir, 'multi.csv');
+    writeFileSync(input, bytes);
+    const outs = [];
+    for (const threads of [1, 2]) {
+      const output = path.join(dir, `multi-${threads}.csv`);
+      await classify({ input, output, agents: ['Googlebot', 'GPTBot/1.0'], robotsDir: robots, threads });
+      outs.push(readFileSync(output, 'utf8'));
+    }
+    expect(outs[0]).toBe(outs[1]);
+    const rows = rowsOf(path.join(dir, 'multi-2.csv'));
+    expect(Object.keys(rows[0]!)).toContain('verdict:GPTBot');
+    expect(rows[1]!['verdict:Googlebot']).toBe('allowed_implicit');
+    expect(rows[1]!['verdict:GPTBot']).toBe('disallowed_explicit');
+  });
+
+  it('reads and writes gzip, and honours --delimiter for TSV logs', async () => {
+    const input = path.join(dir, 'in.tsv.gz');
+    writeFileSync(input, gzipSync('host\turl\tnote\na.example\thttps://a.example/private\tx,y\n'));
+    const output = path.join(dir, 'out.tsv.gz');
+    await classify({ input, output, agents: ['Googlebot'], robotsDir: robots, delimiter: 'tab' });
+    expect(gunzipSync(readFileSync(output)).toString()).toBe(
+      'host\turl\tnote\tallowed\tverdict\trule_line\trule\trobots_status\terror_code\n' +
+        'a.example\thttps://a.example/private\tx,y\tfalse\tdisallowed_explicit\t2\tDisallow: /private\tfile\t\n',
+    );
+  });
+
+  it('writes the --summary JSON, whose figures add up', async () => {
+    const { bytes } = messyLog();
+    const input = path.join(dir, 's.csv');
+    writeFileSync(input, bytes);
+    const file = path.join(dir, 's.json');
+    await classify({
+      input,
+      output: path.join(dir, 's-out.csv'),
+      agents: ['Googlebot'],
+      robotsDir: robots,
+      summary: file,
+    });
+    const s = JSON.parse(readFileSync(file, 'utf8'));
+    expect(s.recordsRead).toBe(s.rowsWritten);
+    expect(s.origins.byOutcome.parsed + s.origins.byOutcome.unavailable).toBe(s.origins.resolved);
+    expect(s.topDisallowedHosts.Googlebot[0].origin).toBe('https://a.example');
+    expect(s.topRules.Googlebot[0]).toMatchObject({
+      origin: 'https://a.example',
+      line: 2,
+      rule: 'Disallow: /private',
+    });
+    expect(Object.keys(s.timing)).toEqual(['wallMs', 'readingMs', 'fetchingMs', 'matchingMs', 'writingMs']);
+  });
+
+  it('stops on abort: rejects ERR_ABORTED and leaves no output and no temporary file', async () => {
+    const input = path.join(dir, 'big.csv');
+    const lines = ['host,url'];
+    for (let i = 0; i < 200_000; i++) lines.push(`a.example,https://a.example/p/${i}`);
+    writeFileSync(input, `${lines.join('\n')}\n`);
+    const out = tempDir('ra-abort-');
+    const output = path.join(out, 'v.csv');
+    const ac = new AbortController();
+    setTimeout(() => ac.abort('SIGINT'), 150);
+    await expect(
+      classify({ input, output, agents: ['Googlebot'], robotsDir: robots, signal: ac.signal }),
+    ).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    expect(existsSync(output)).toBe(false);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('fails with one clear error for a missing url column or input, and bad options', async () => {
+    const input = path.join(dir, 'nourl.csv');
+    writeFileSync(input, 'host,link\na,b\n');
+    await expect(classify({ input, agents: ['x'], robotsDir: robots })).rejects.toMatchObject({
+      code: 'ERR_NO_URL_COLUMN',
+    });
+    await expect(
+      classify({ input: path.join(dir, 'none.csv'), agents: ['x'], robotsDir: robots }),
+    ).rejects.toMatchObject({
+      code: 'ERR_INPUT',
+    });
+    await expect(classify({ input, agents: [], robotsDir: robots })).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+    });
+    await expect(classify({ input, agents: ['x'], threads: 'many' })).rejects.toThrow(
+      /Invalid option `threads`/,
+    );
+  });
+});
+
+// Property: for any CSV (quotes, commas, line breaks, BOM, CRLF, blank lines, broken quotes), the output
+// has exactly as many records as the input, in the same order.
+describe('classify keeps one output row per input record', () => {
+  const cell = fc.string({ unit: fc.constantFrom('a', '/', ',', '"', '\n', ' ', 'é', 'x'), maxLength: 6 });
+  const record = fc.tuple(
+    fc.constantFrom('a.example', 'b.example', ''),
+    fc.oneof(cell, fc.constant('https://a.example/private')),
+  );
+  it('for random CSV input', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(record, { maxLength: 40 }),
+        fc.boolean(),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        async (records, bom, eol, quoteAll) => {
+          const q = (f: string) => (quoteAll || /[",\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f);
+          const ids = records.map((_, i) => i);
+          const body = records.map(([h, u], i) => `${i},${q(h)},${q(u)}`).join(eol);
+          const input = path.join(dir, 'prop.csv');
+          writeFileSync(input, `${bom ? '\ufeff' : ''}id,host,url${eol}${body}${records.length ? eol : ''}`);
+          const output = path.join(dir, 'prop-out.csv');
+          const s = await classify({ input, output, agents: ['Googlebot'], robotsDir: robots, threads: 2 });
+          const out = rowsOf(output);
+          expect(out.map((r) => Number(r.id!.split(',')[0]))).toEqual(ids);
+          expect(s.recordsRead).toBe(records.length);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
+
+// Property: broken CSV (raw quotes and commas, unterminated quotes) never loses or invents a row: the
+// output has as many records as the input has in the documented dialect (RecordScanner), and it is
+// well-formed and rectangular CSV that csv-parse reads strictly.
+describe('classify turns broken CSV into well-formed output', () => {
+  const raw = fc.string({ unit: fc.constantFrom('a', '/', ',', '"', ' ', 'x', ':'), maxLength: 8 });
+  it('for random unquoted cells', async () => {
+    const { RecordScanner, KIND_BLANK } = await import('../../src/workers/record-scanner.js');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(raw, raw), { maxLength: 30 }), async (records) => {
+        const data = records.map(([h, u]) => `${h},${u}`).join('\n');
+        const input = path.join(dir, 'broken.csv');
+        writeFileSync(input, `host,url\n${data}\n`);
+        const s = new RecordScanner();
+        const text = `${data}\n`;
+        s.reset(text, text.length, 44, true);
+        let want = 0;
+        for (let p = 0; p < text.length; p = s.next) {
+          s.scan(p);
+          if (s.kind !== KIND_BLANK) want++;
+        }
+        const output = path.join(dir, 'broken-out.csv');
+        const sum = await classify({ input, output, agents: ['Googlebot'], robotsDir: robots });
+        const out = parse(readFileSync(output), { relax_column_count: false }) as string[][];
+        expect(out.length - 1).toBe(want);
+        expect(out.every((r) => r.length === 8)).toBe(true);
+        expect(sum.rowsWritten).toBe(want);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

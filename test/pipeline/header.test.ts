@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { readHeader } from '../../src/pipeline/header.js';
+
+const opts = { delimiter: ',', urlColumn: 'url', hostColumn: 'host' };
+
+describe('readHeader', () => {
+  it('finds the url and host columns, the line end and where data starts', () => {
+    const h = readHeader(Buffer.from('\ufefffetched_at,host,url\r\n1,a,b\r\n'), false, opts)!;
+    expect(h.columns).toEqual(['fetched_at', 'host', 'url']);
+    expect([h.urlIndex, h.hostIndex, h.eol]).toEqual([2, 1, '\r\n']);
+    expect(h.raw.toString()).toBe('fetched_at,host,url');
+    expect(h.dataStart).toBe(Buffer.byteLength('\ufefffetched_at,host,url\r\n'));
+  });
+
+  it('waits for a whole header row', () => {
+    expect(readHeader(Buffer.from('host,u'), false, opts)).toBeUndefined();
+    expect(readHeader(Buffer.from('host,"url\n'), false, opts)).toBeUndefined();
+  });
+
+  it('accepts a quoted header, a header without line end, and a case-different column', () => {
+    expect(readHeader(Buffer.from('"Host","URL"'), true, opts)!.urlIndex).toBe(1);
+    expect(readHeader(Buffer.from('\n\nurl\n'), true, opts)!.blankLines).toBe(2);
+  });
+
+  it('works without a host column and with other delimiters', () => {
+    const h = readHeader(Buffer.from('a\turl\n'), true, { ...opts, delimiter: '\t' })!;
+    expect([h.urlIndex, h.hostIndex]).toEqual([1, -1]);
+  });
+
+  it('fails with one clear line when there is no url column or no header', () => {
+    expect(() => readHeader(Buffer.from('host,link\n'), true, opts)).toThrow(
+      /no `url` column.*"host", "link"/,
+    );
+    expect(() => readHeader(Buffer.from('host\turl\n'), true, opts)).toThrow(/--delimiter tab/);
+    expect(() => readHeader(Buffer.from(''), true, opts)).toThrow(/empty/);
+    expect(() => readHeader(Buffer.from('host,"url'), true, opts)).toThrow(/unterminated quote/);
+  });
+});

@@ -1,0 +1,68 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { OutputSink } from '../../src/pipeline/output-sink.js';
+
+describe('OutputSink', () => {
+  it('writes to a temporary file and moves it to OUTPUT only on commit', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ra-out-'));
+    const out = path.join(dir, 'v.csv');
+    writeFileSync(out, 'old');
+    const s = OutputSink.open(out);
+    let released = 0;
+    const flushed = new Promise<void>((resolve) =>
+      s.write(Buffer.from('a,b\n'), () => {
+        released++;
+        resolve();
+      }),
+    );
+    await flushed;
+    expect(readFileSync(out, 'utf8')).toBe('old');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toHaveLength(1);
+    await s.commit();
+    expect(readFileSync(out, 'utf8')).toBe('a,b\n');
+    expect(readdirSync(dir)).toEqual(['v.csv']);
+    expect(released).toBe(1);
+  });
+
+  it('compresses .gz output', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ra-out-'));
+    const out = path.join(dir, 'v.csv.gz');
+    const s = OutputSink.open(out);
+    await s.write(Buffer.from('x'.repeat(10_000)));
+    await s.commit();
+    expect(gunzipSync(readFileSync(out)).toString()).toBe('x'.repeat(10_000));
+  });
+
+  it('removes the temporary file on abort and leaves OUTPUT alone', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ra-out-'));
+    const out = path.join(dir, 'v.csv');
+    const s = OutputSink.open(out);
+    await s.write(Buffer.from('partial\n'));
+    await s.abort();
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('writes `-` to the given stdout stream without closing it', async () => {
+    const stdout = new PassThrough();
+    const chunks: Buffer[] = [];
+    stdout.on('data', (c: Buffer) => chunks.push(c));
+    const s = OutputSink.open('-', stdout);
+    await s.write(Buffer.from('a\n'));
+    await s.commit();
+    expect(Buffer.concat(chunks).toString()).toBe('a\n');
+    expect(stdout.writable).toBe(true);
+  });
+
+  it('reports an unwritable output as one error', async () => {
+    const s = OutputSink.open(path.join(tmpdir(), 'no-such-dir-ra', 'x.csv'));
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(s.write(Buffer.from('x'))).rejects.toThrow(
+      /cannot write the output .*x\.csv: no such directory/,
+    );
+  });
+});

@@ -1,0 +1,190 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { BatchClassifier } from '../../src/workers/batch-classifier.js';
+import { config, dirFetcher, ROBOTS, robotsDir } from './classify-fixtures.js';
+
+const dir = robotsDir(ROBOTS);
+
+async function run(input: string | Buffer, over = {}) {
+  const c = new BatchClassifier(config(over));
+  const { fetch } = dirFetcher(dir);
+  const { output, stats } = await c.classify(Buffer.from(input), fetch);
+  return { out: output.toString('utf8'), bytes: output, stats, c };
+}
+
+describe('BatchClassifier', () => {
+  it('copies each record verbatim and appends the verdict columns', async () => {
+    const { out, stats } = await run(
+      [
+        'a.example,https://a.example/private/x',
+        'a.example,https://a.example/private/ok/1',
+        'a.example,https://a.example/public',
+        'a.example,https://a.example/g-only',
+        'b.example,https://B.EXAMPLE/anything',
+        'z.example,https://z.example/none',
+        'c.example,https://c.example:8080/port/1',
+        'bücher.example,https://bücher.example/café',
+        '',
+      ].join('\n'),
+    );
+    expect(out.split('\n')).toEqual([
+      'a.example,https://a.example/private/x,true,allowed_implicit,,,file,',
+      'a.example,https://a.example/private/ok/1,true,allowed_implicit,,,file,',
+      'a.example,https://a.example/public,true,allowed_implicit,,,file,',
+      'a.example,https://a.example/g-only,false,disallowed_explicit,6,Disallow: /g-only,file,',
+      'b.example,https://B.EXAMPLE/anything,false,disallowed_explicit,2,Disallow: /,file,',
+      'z.example,https://z.example/none,true,allowed_unavailable,,,missing,',
+      'c.example,https://c.example:8080/port/1,false,disallowed_explicit,2,Disallow: /port,file,',
+      // The pattern is percent-encoded (/caf%C3%A9), the URL's raw path is not: no match, as in the reference.
+      'bücher.example,https://bücher.example/café,true,allowed_implicit,,,file,',
+      '',
+    ]);
+    expect(stats.records).toBe(8);
+    expect(stats.verdicts[0]).toEqual([0, 4, 3, 1, 0, 0, 0]);
+  });
+
+  it('gives every kind of bad row an error code and keeps the output rectangular', async () => {
+    const { out, stats } = await run(
+      [
+        'a.example,',
+        'a.example,not a url',
+        'a.example,ftp://a.example/x',
+        ',/path/only',
+        'bad host!,/path',
+        'a.example',
+        'a.example,"https://a.example/x',
+        'a.example,https://a.example/x,extra',
+        'a.example,https://a.example/private/x,,',
+        '',
+      ].join('\n'),
+    );
+    const rows = parse(out, { relax_column_count: false }) as string[][];
+    expect(rows.every((r) => r.length === 8)).toBe(true);
+    expect(rows.map((r) => [r[3], r[7]])).toEqual([
+      ['invalid_input', 'missing_url'],
+      ['invalid_input', 'bad_url'],
+      ['invalid_input', 'unsupported_scheme'],
+      ['invalid_input', 'path_without_host'],
+      ['invalid_input', 'bad_host'],
+      ['invalid_input', 'missing_url'],
+      ['invalid_input', 'malformed_record'],
+      ['invalid_input', 'extra_fields'],
+      ['allowed_implicit', ''],
+    ]);
+    // A malformed record keeps its raw text (quoted) in the first column.
+    expect(rows[6]![0]).toBe('a.example,"https://a.example/x');
+    // Extra fields fold into the last column; empty extra fields are simply dropped.
+    expect(rows[7]!.slice(0, 2)).toEqual(['a.example', 'https://a.example/x,extra']);
+    expect(out.split('\n')[8]).toBe('a.example,https://a.example/private/x,true,allowed_implicit,,,file,');
+    expect(Object.fromEntries(stats.invalid)).toEqual({
+      missing_url: 2,
+      bad_url: 1,
+      unsupported_scheme: 1,
+      path_without_host: 1,
+      bad_host: 1,
+      malformed_record: 1,
+      extra_fields: 1,
+    });
+    expect(stats.records).toBe(9);
+  });
+
+  it('keeps bytes that are not UTF-8 exactly as they were, and CRLF line ends', async () => {
+    const input = Buffer.concat([
+      Buffer.from('a.example,https://a.example/private/x,caf'),
+      Buffer.from([0xe9, 0xff]),
+      Buffer.from('\r\n'),
+    ]);
+    const { bytes } = await run(input, { columns: 3, eol: '\r\n' });
+    const head = Buffer.concat([
+      Buffer.from('a.example,https://a.example/private/x,caf'),
+      Buffer.from([0xe9, 0xff]),
+    ]);
+    expect(bytes.subarray(0, head.length).equals(head)).toBe(true);
+    expect(bytes.subarray(head.length).toString()).toBe(',true,allowed_implicit,,,file,\r\n');
+  });
+
+  it('handles quoted records through csv-parse, paths with a host column, blank lines', async () => {
+    const { out, stats } = await run(
+      '"a.example","https://a.example/g-only?x=1,2"\n\na.example,/private/x\r\n',
+    );
+    expect(out.split('\n')).toEqual([
+      '"a.example","https://a.example/g-only?x=1,2",false,disallowed_explicit,6,Disallow: /g-only,file,',
+      'a.example,/private/x,true,allowed_implicit,,,file,',
+      '',
+    ]);
+    expect(stats.blankLines).toBe(1);
+  });
+
+  it('repeats the verdict columns per agent and adds evidence columns', async () => {
+    const { out } = await run('a.example,https://a.example/g-only\nz.example,https://z.example/\n', {
+      agents: ['Googlebot', 'OtherBot'],
+      evidence: true,
+    });
+    const rows = parse(out) as string[][];
+    expect(rows[0]!.slice(2, 10)).toEqual([
+      'false',
+      'disallowed_explicit',
+      '6',
+      'Disallow: /g-only',
+      'true',
+      'allowed_implicit',
+      '',
+      '',
+    ]);
+    expect(rows[0]![10]).toBe('file');
+    expect(rows[0]![12]).toMatch(/^file:\/\/.*a\.example\.txt$/);
+    expect(rows[0]![14]).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0]![15]).toBe('false');
+    expect(rows[1]!.slice(2, 12)).toEqual([
+      'true',
+      'allowed_unavailable',
+      '',
+      '',
+      'true',
+      'allowed_unavailable',
+      '',
+      '',
+      'missing',
+      '',
+    ]);
+  });
+
+  it('keeps batches that interleave apart (each waits for its own policies)', async () => {
+    const c = new BatchClassifier(config());
+    const { fetch } = dirFetcher(dir);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const slow = async (req: Parameters<typeof fetch>[0]) => {
+      await gate;
+      return fetch(req);
+    };
+    const a = c.classify(Buffer.from('a.example,https://a.example/g-only\n'), slow);
+    const b = c.classify(Buffer.from('b.example,https://b.example/x\nz.example,https://z.example/\n'), fetch);
+    const rb = await b;
+    release();
+    const ra = await a;
+    expect(ra.output.toString()).toBe(
+      'a.example,https://a.example/g-only,false,disallowed_explicit,6,Disallow: /g-only,file,\n',
+    );
+    expect(rb.output.toString().split('\n')[0]).toBe(
+      'b.example,https://b.example/x,false,disallowed_explicit,2,Disallow: /,file,',
+    );
+  });
+
+  it('stays correct when its budgets force evictions (rules compiled again)', async () => {
+    const ab = 'a.example,https://a.example/g-only\nb.example,https://b.example/x\n';
+    const c8080 = 'c.example,https://c.example:8080/port/1\n';
+    const roomy = new BatchClassifier(config());
+    const tiny = new BatchClassifier(config({ compiledBudget: 1, originBudget: 1 }));
+    const { fetch } = dirFetcher(dir);
+    for (const input of [ab, c8080, ab, c8080]) {
+      const want = (await roomy.classify(Buffer.from(input), fetch)).output.toString();
+      const got = (await tiny.classify(Buffer.from(input), fetch)).output.toString();
+      expect(got).toBe(want);
+    }
+    expect(roomy.store.compiles).toBe(3);
+    expect(tiny.store.compiles).toBe(6);
+  });
+});

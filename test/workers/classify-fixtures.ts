@@ -1,0 +1,43 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PolicyBroker } from '../../src/pipeline/policy-broker.js';
+import { createDirPolicyProvider } from '../../src/pipeline/robots-dir-provider.js';
+import type { WorkerConfig } from '../../src/workers/protocol.js';
+
+/** A temp robots dir holding the given `<file name> → body`. */
+export function robotsDir(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ra-robots-'));
+  for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), body);
+  return dir;
+}
+
+/** Policies from a real robots dir through the real broker, as the coordinator answers workers. */
+export function dirFetcher(dir: string) {
+  const broker = new PolicyBroker(createDirPolicyProvider(dir));
+  return { broker, fetch: broker.resolve.bind(broker) };
+}
+
+export function config(over: Partial<WorkerConfig> = {}): WorkerConfig {
+  return {
+    agents: ['Googlebot'],
+    delimiter: ',',
+    urlIndex: 1,
+    hostIndex: 0,
+    columns: 2,
+    scheme: 'https',
+    eol: '\n',
+    evidence: false,
+    compiledBudget: 64 << 20,
+    originBudget: 10_000,
+    ...over,
+  };
+}
+
+export const ROBOTS = {
+  'a.example.txt':
+    'User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /g-only\n',
+  'b.example.txt': 'User-agent: *\nDisallow: /\n',
+  'xn--bcher-kva.example.txt': 'User-agent: *\nDisallow: /café\n',
+  'c.example_8080.txt': 'User-agent: *\nDisallow: /port\n',
+};
