@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { RobotsAuditError } from '../core/errors.js';
+import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { PortLink } from '../workers/port-link.js';
 import type {
   BatchResult,
@@ -49,9 +49,11 @@ export class ClassifyPool {
   private readonly inFlight: number[] = [];
   private readonly ready: Promise<void>;
   private destroyed = false;
+  private readonly heapLimitMb: number;
 
   constructor(config: WorkerConfig, threads: number, tasksPerWorker: number, resolve: PolicyResolver) {
     const filename = workerFile();
+    this.heapLimitMb = Math.ceil((config.compiledBudget / 2 ** 20) * 1.25 + 64);
     const peers: (MessagePort | null)[][] = [];
     for (let i = 0; i < threads; i++) peers.push(new Array(threads).fill(null));
     for (let i = 0; i < threads; i++) {
@@ -72,8 +74,12 @@ export class ClassifyPool {
         atomics: 'disabled',
         workerData: config,
         recordTiming: false,
-        // Scavenges are cheap; a small young generation keeps each worker's memory flat.
-        resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 224 },
+        // V8 lets a heap grow to ~3× its live data before collecting; a limit sized from the compiled-rules
+        // budget (the bulk of a worker's live data) keeps RSS flat. Scavenges are cheap: a small young gen.
+        resourceLimits: {
+          maxYoungGenerationSizeMb: 16,
+          maxOldGenerationSizeMb: this.heapLimitMb,
+        },
       });
       const { port1, port2 } = new MessageChannel();
       this.links.push(new PortLink(port1, async (body) => ({ value: await resolve(body as PolicyRequest) })));
@@ -119,7 +125,14 @@ export class ClassifyPool {
         await this.pools[w]!.run(
           { kind: 'batch', buffer, length: batch.length, output },
           { transferList: output === null ? [buffer] : [buffer, output], signal },
-        ),
+        ).catch((err: unknown) => {
+          if (!hasCode(err, 'ERR_WORKER_OUT_OF_MEMORY')) throw err;
+          throw new RobotsAuditError(
+            'ERR_WORKER_MEMORY',
+            `a worker ran out of memory (heap limit ${this.heapLimitMb} MiB); try more --threads`,
+            { cause: err },
+          );
+        }),
       );
       if (reply.spare) onSpare(reply.spare);
       return reply.result!;

@@ -17,7 +17,7 @@ import { RowStats } from './row-stats.js';
 import { keyOf, newRowSlot, type RowOrigin, resolveRowInto } from './row-url.js';
 
 /** Per-origin counters (top hosts, top rules) travel with every this-many batches, and with the flush. */
-const REPORT_EVERY = 8;
+const REPORT_EVERY = 32;
 
 export type PolicyFetcher = (req: PolicyRequest) => Promise<WirePolicy[]>;
 

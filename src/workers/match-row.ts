@@ -54,7 +54,6 @@ function count(e: OriginEntry, a: number, idx: number): number {
 }
 
 function hit(e: OriginEntry, a: number, idx: number): void {
-  e.hitRules ??= e.slot!.rules;
-  const hits = e.ruleHits[a]!;
-  hits.set(idx, (hits.get(idx) ?? 0) + 1);
+  if (e.hitRules === null) e.hitRules = e.slot!.rules;
+  e.ruleHits[a]!.add(idx);
 }

@@ -38,10 +38,9 @@ export class RowStats {
         if (e.disallowed[a]! > 0) disallowedHosts.push([a, e.key, e.disallowed[a]!]);
         e.disallowed[a] = 0;
         const hits = e.ruleHits[a]!;
-        if (hits.size === 0) continue;
+        if (hits.empty) continue;
         const infos = e.hitRules![a]!.rules;
-        for (const [idx, c] of hits) rules.push([a, e.key, infos[idx]!.line, infos[idx]!.rule, c]);
-        hits.clear();
+        for (const [idx, c] of hits.drain()) rules.push([a, e.key, infos[idx]!.line, infos[idx]!.rule, c]);
       }
       e.hitRules = null;
     }

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { RuleHits } from '../../src/workers/rule-hits.js';
+
+describe('RuleHits', () => {
+  for (const size of [10, 100_000]) {
+    it(`counts hits per rule and resets on drain (${size} rules)`, () => {
+      const h = new RuleHits(size);
+      expect(h.empty).toBe(true);
+      for (const idx of [3, 7, 3, 3, 9]) h.add(idx);
+      expect(h.empty).toBe(false);
+      expect(h.drain().sort((a, b) => a[0] - b[0])).toEqual([
+        [3, 3],
+        [7, 1],
+        [9, 1],
+      ]);
+      expect(h.empty).toBe(true);
+      h.add(7);
+      expect(h.drain()).toEqual([[7, 1]]);
+    });
+  }
+});
