@@ -1,6 +1,7 @@
 // Compiling a parsed robots.txt for one agent: which groups apply, and the CompiledRules fast path.
 
 import type { Group, GroupRule } from './parse.js';
+import { RuleFacts } from './rule-facts.js';
 import { decideIn, RuleIndex, type RuleTable } from './rule-index.js';
 import { orderRules } from './rule-order.js';
 import { type TinySlot, tinyHit, tinySlots, UNUSED_SLOT } from './tiny-rules.js';
@@ -12,6 +13,10 @@ const span: PathSpan = { start: 0, end: 0 };
 
 /** RFC 9309 §2.2.2: the robots.txt URI itself is always allowed (the one deliberate exception). */
 export const ROBOTS_TXT_PATH = '/robots.txt';
+
+/** Estimated bytes of a set's or compiled object's own fields and headers. */
+const SET_BYTES = 96;
+const COMPILED_BYTES = 64;
 
 const IMPLICIT: Decision = Object.freeze({ allowed: true, verdict: 'allowed_implicit', line: 0, rule: '' });
 
@@ -35,38 +40,51 @@ export function rulesOf(groups: readonly Group[]): GroupRule[] {
   return out;
 }
 
-function decisionOf(info: RuleInfo): Decision {
-  return Object.freeze({
-    allowed: info.allowed,
-    verdict: info.allowed ? 'allowed_explicit' : 'disallowed_explicit',
-    line: info.line,
-    rule: info.rule,
-  });
-}
-
 /** Rules of one agent in decision order, in the layout that suits their number and shape. */
 export class CompiledRuleSet {
-  readonly infos: readonly RuleInfo[];
+  /** Allowed, line and rule text by rank. */
+  readonly facts: RuleFacts;
   /** A few prefix/exact rules: tried one by one (see tiny-rules.ts). */
   readonly tiny: TinySlot[] | undefined;
   /** Any other non-empty set: the trie table. */
   readonly index: RuleIndex | undefined;
-  /** Decision objects by rank, made on first use (the pipeline only needs `decide`). */
+  readonly byteSize: number;
+  /** Decision objects by rank, each made on first use (the pipeline only needs `decide`). */
   readonly decisions: (Decision | undefined)[];
+  private infos: RuleInfo[] | undefined;
 
   constructor(rules: readonly GroupRule[]) {
     const ordered = orderRules(rules);
-    this.infos = ordered.infos;
+    this.facts = new RuleFacts(ordered.infos);
+    this.decisions = new Array(this.facts.count);
     this.tiny = tinySlots(ordered);
     this.index =
       ordered.patterns.length === 0 || this.tiny !== undefined ? undefined : new RuleIndex(ordered);
-    this.decisions = new Array(ordered.infos.length);
+    let bytes = SET_BYTES + this.facts.byteSize + 4 * this.facts.count;
+    if (this.tiny !== undefined) for (const t of this.tiny) bytes += SET_BYTES + t.p.length;
+    if (this.index !== undefined) bytes += this.index.byteSize;
+    this.byteSize = bytes;
+  }
+
+  get ruleInfos(): readonly RuleInfo[] {
+    if (this.infos === undefined) {
+      const infos: RuleInfo[] = new Array(this.facts.count);
+      for (let r = 0; r < infos.length; r++) infos[r] = Object.freeze(this.facts.info(r));
+      this.infos = infos;
+    }
+    return this.infos;
   }
 
   decision(rank: number): Decision {
     let d = this.decisions[rank];
     if (d === undefined) {
-      d = decisionOf(this.infos[rank]!);
+      const allowed = this.facts.allowed(rank);
+      d = Object.freeze({
+        allowed,
+        verdict: allowed ? 'allowed_explicit' : 'disallowed_explicit',
+        line: this.facts.line(rank),
+        rule: this.facts.rule(rank),
+      });
       this.decisions[rank] = d;
     }
     return d;
@@ -76,16 +94,26 @@ export class CompiledRuleSet {
 /** What every layout shares: the path location, the robots.txt exception and the Decision wrapping. */
 abstract class CompiledBase implements CompiledRules {
   readonly agent: string;
-  readonly rules: readonly RuleInfo[];
+  readonly count: number;
   private readonly set: CompiledRuleSet;
-  /** The set's decisions array, shared and filled on first use: one load less per explicit outcome. */
+  private readonly facts: RuleFacts;
+  /** The set's decisions, shared and filled on first use: one load less per explicit outcome. */
   private readonly decisions: (Decision | undefined)[];
 
   constructor(agent: string, set: CompiledRuleSet) {
     this.agent = agent;
-    this.rules = set.infos;
+    this.count = set.facts.count;
     this.set = set;
+    this.facts = set.facts;
     this.decisions = set.decisions;
+  }
+
+  get rules(): readonly RuleInfo[] {
+    return this.set.ruleInfos;
+  }
+
+  get byteSize(): number {
+    return COMPILED_BYTES + this.set.byteSize;
   }
 
   /** Rank of the deciding rule for the path+query `s[start, end)`, or -1. */
@@ -96,7 +124,6 @@ abstract class CompiledBase implements CompiledRules {
     return this.decideSpan(pathAndQuery, 0, pathAndQuery.length);
   }
 
-  /** `decide` on a URL: matched in place when its path needs no rewriting (the usual case). */
   decideUrl(url: string): number {
     if (locatePath(url, span) !== SPAN_IN_PLACE) return this.decide(pathFromUrl(url));
     const { start, end } = span;
@@ -104,17 +131,26 @@ abstract class CompiledBase implements CompiledRules {
     return this.decideSpan(url, start, end);
   }
 
+  allowedAt(rank: number): boolean {
+    return this.facts.allowed(rank);
+  }
+
+  lineAt(rank: number): number {
+    return this.facts.line(rank);
+  }
+
+  ruleAt(rank: number): string {
+    return this.facts.rule(rank);
+  }
+
   checkPath(pathAndQuery: string): Decision {
-    return this.decisionOf(this.decide(pathAndQuery));
+    const rank = this.decide(pathAndQuery);
+    return rank < 0 ? IMPLICIT : (this.decisions[rank] ?? this.set.decision(rank));
   }
 
   check(url: string): Decision {
-    return this.decisionOf(this.decideUrl(url));
-  }
-
-  private decisionOf(rank: number): Decision {
-    if (rank < 0) return IMPLICIT;
-    return this.decisions[rank] ?? this.set.decision(rank);
+    const rank = this.decideUrl(url);
+    return rank < 0 ? IMPLICIT : (this.decisions[rank] ?? this.set.decision(rank));
   }
 }
 
@@ -173,20 +209,37 @@ class TinyRules extends CompiledBase {
 
 class TableRules extends CompiledBase implements RuleTable {
   // The table's parts, held here directly: one object less to load per check.
-  readonly count: number;
   readonly t: Int32Array;
   readonly pieces: readonly string[];
   readonly filters: readonly RegExp[];
+  // RuleIndex.lead as fields, so that most paths no rule can match are told without reading the table.
+  private readonly gated: boolean;
+  private readonly g0: number;
+  private readonly g1: number;
+  private readonly g2: number;
+  private readonly g3: number;
 
   constructor(agent: string, set: CompiledRuleSet, index: RuleIndex) {
     super(agent, set);
-    this.count = index.count;
+    const lead = index.lead;
+    this.gated = lead !== undefined;
+    this.g0 = lead?.[0] ?? -1;
+    this.g1 = lead?.[1] ?? -1;
+    this.g2 = lead?.[2] ?? -1;
+    this.g3 = lead?.[3] ?? -1;
     this.t = index.t;
     this.pieces = index.pieces;
     this.filters = index.filters;
   }
 
   protected decideSpan(s: string, start: number, end: number): number {
+    if (this.gated) {
+      if (end - start < 2 || s.charCodeAt(start) !== 47) return -1;
+      const c = s.charCodeAt(start + 1);
+      if (c >= 128) return -1;
+      const w = c < 64 ? (c < 32 ? this.g0 : this.g1) : c < 96 ? this.g2 : this.g3;
+      if (((w >>> (c & 31)) & 1) === 0) return -1;
+    }
     return decideIn(this, s, start, end);
   }
 }

@@ -5,7 +5,6 @@
 import { matchPieces, PatternKind, splitPattern } from './pattern.js';
 import { buildTrie, computeMinRank } from './radix-trie.js';
 import type { OrderedRules } from './rule-order.js';
-import type { RuleInfo } from './types.js';
 
 /** Nodes with at least this many children get a 128-entry table instead of a sorted edge list. */
 const DENSE_MIN_CHILDREN = 12;
@@ -19,14 +18,19 @@ const NO_TAIL = 0x7fffffff;
  */
 const WILD_SIZE = 6;
 /**
- * Each trie node is one block: a header [min rank in subtree, first Prefix rank here, first Exact
- * rank here, wildcard list start, end, shortest wildcard tail here, edges start, edges end or DENSE,
- * label length, filter index or NO_FILTER], then its label, its wildcard entries and its edges. A Prefix rule at a node the path
- * reaches always matches, so only the node's best one matters; likewise Exact at the path's end. The
- * trie is a radix trie: an edge's first char selects the child, the child's label holds the rest of
- * the edge. Blocks are laid out parents first, so a walk reads a few adjacent cache lines.
+ * Each trie node is one block: [min rank in subtree, first Prefix rank here, first Exact rank here,
+ * label length | INNER], then its label packed four chars to an int (patterns are ASCII once escaped).
+ * Most nodes are leaves and end there. An INNER node (with wildcard rules or children) goes on with
+ * [wildcard list end, shortest wildcard tail, edges end or DENSE, filter index or NO_FILTER], its
+ * wildcard entries, then its edges. A Prefix rule at a node the path reaches always matches, so only the
+ * node's best one matters; likewise Exact at the path's end. The trie is a radix trie: an edge's first
+ * char selects the child, the child's label holds the rest of the edge. Blocks are laid out parents
+ * first, so a walk reads a few adjacent cache lines.
  */
-const NODE_SIZE = 10;
+const HEAD_SIZE = 4;
+const INNER_SIZE = 4;
+const INNER = 1 << 30;
+const LABEL_MASK = INNER - 1;
 /**
  * A node with at least this many wildcard rules gets a filter: one RegExp alternation of each rule's
  * longest piece. One native search that finds none of them rejects the whole list, instead of one
@@ -36,6 +40,8 @@ const FILTER_MIN_WILD = 4;
 /** Longest filter source: small enough that compiling it is cheap and never hits a RegExp size limit. */
 const FILTER_MAX_SOURCE = 2048;
 const NO_FILTER = -1;
+/** Estimated bytes of a heap object's header and fields. */
+const OBJECT_BYTES = 32;
 
 /**
  * A RegExp source (no `u` flag) matching any of `pieces` literally. Pieces never contain `*` (they
@@ -51,6 +57,17 @@ function alternation(pieces: readonly string[]): string {
 /** A copy of `s` that does not share memory with the string it was sliced from. */
 export function detach(s: string): string {
   return ` ${s}`.slice(1);
+}
+
+/** The second chars of prefixes that all start with '/' (as bits), or undefined. */
+function leadChars(prefixes: readonly string[]): Int32Array | undefined {
+  const lead = new Int32Array(4);
+  for (const p of prefixes) {
+    const c = p.length >= 2 && p.charCodeAt(0) === 47 ? p.charCodeAt(1) : 128;
+    if (c >= 128) return undefined;
+    lead[c >> 5]! |= 1 << (c & 31);
+  }
+  return lead;
 }
 
 /** Index in `pieces` of the longest of `pieces[first, last)` (the first one on ties). */
@@ -76,17 +93,22 @@ export interface RuleTable {
  * checks hit different hosts' indexes.
  */
 export class RuleIndex implements RuleTable {
-  /** Entry infos by rank: what `decide` indexes into. */
-  readonly infos: readonly RuleInfo[];
   readonly count: number;
   readonly t: Int32Array;
   readonly pieces: string[];
   readonly filters: RegExp[] = [];
+  /** Estimated bytes retained. */
+  readonly byteSize: number;
+  /**
+   * When every literal prefix starts with '/' and a second ASCII char, `lead` has the bit of each such
+   * second char (4 × 32 bits): a path whose first two chars are not among them matches nothing, which
+   * `decide` can tell without reading the table. Undefined when some prefix is shorter or different.
+   */
+  readonly lead: Int32Array | undefined;
 
   constructor(ordered: OrderedRules) {
     const n = ordered.patterns.length;
     this.count = n;
-    this.infos = ordered.infos;
     const pieces: string[] = [];
     const anchored = new Uint8Array(n);
     const from = new Int32Array(n);
@@ -102,25 +124,33 @@ export class RuleIndex implements RuleTable {
       anchored[r] = split.anchored ? 1 : 0;
     }
     this.pieces = pieces;
+    this.lead = leadChars(prefixes);
     const pieceEnd = (r: number): number => (r + 1 < n ? from[r + 1]! : pieces.length);
     const order = computeMinRank(buildTrie(prefixes, kinds, n));
     for (const b of order) for (const c of b.children) c.labelLen = c.depth - b.depth - 1;
     let size = 0;
     for (const b of order) {
       b.slot = size;
+      size += HEAD_SIZE + ((b.labelLen + 3) >> 2);
+      if (b.children.length === 0 && b.wild.length === 0) continue;
       const edges = b.children.length >= DENSE_MIN_CHILDREN ? 128 : 2 * b.children.length;
-      size += NODE_SIZE + b.labelLen + b.wild.length * WILD_SIZE + edges;
+      size += INNER_SIZE + b.wild.length * WILD_SIZE + edges;
     }
     const t = new Int32Array(size);
     for (const b of order) {
       const o = b.slot;
-      let pos = o + NODE_SIZE;
-      const parentDepth = b.depth - b.labelLen - 1;
-      for (let i = parentDepth + 1; i < b.depth; i++) t[pos++] = b.key.charCodeAt(i);
+      const inner = b.children.length > 0 || b.wild.length > 0;
       t[o] = b.minRank;
       t[o + 1] = b.firstPrefix;
       t[o + 2] = b.firstExact;
-      t[o + 3] = pos;
+      t[o + 3] = b.labelLen | (inner ? INNER : 0);
+      const parentDepth = b.depth - b.labelLen - 1;
+      for (let i = 0; i < b.labelLen; i++) {
+        t[o + HEAD_SIZE + (i >> 2)]! |= (b.key.charCodeAt(parentDepth + 1 + i) & 0xff) << ((i & 3) << 3);
+      }
+      if (!inner) continue;
+      const x = o + HEAD_SIZE + ((b.labelLen + 3) >> 2);
+      let pos = x + INNER_SIZE;
       let minTail = NO_TAIL;
       for (const r of b.wild) {
         const first = from[r]!;
@@ -139,28 +169,31 @@ export class RuleIndex implements RuleTable {
         minTail = Math.min(minTail, tail);
         pos += WILD_SIZE;
       }
-      t[o + 4] = pos;
-      t[o + 5] = minTail;
-      t[o + 6] = pos;
+      t[x] = pos;
+      t[x + 1] = minTail;
       if (b.children.length >= DENSE_MIN_CHILDREN) {
         t.fill(NO_NODE, pos, pos + 128);
         for (const c of b.children) {
           const ch = c.key.charCodeAt(b.depth);
           if (ch < 128) t[pos + ch] = c.slot; // patterns are ASCII once escaped
         }
-        t[o + 7] = DENSE;
+        t[x + 2] = DENSE;
       } else {
         // Children were added in key order, so the edge list is sorted by char.
         for (const c of b.children) {
           t[pos++] = c.key.charCodeAt(b.depth);
           t[pos++] = c.slot;
         }
-        t[o + 7] = pos;
+        t[x + 2] = pos;
       }
-      t[o + 8] = b.labelLen;
-      t[o + 9] = this.filterOf(b.wild, from, pieceEnd);
+      t[x + 3] = this.filterOf(b.wild, from, pieceEnd);
     }
     this.t = t;
+    let bytes = OBJECT_BYTES * (2 + pieces.length + this.filters.length) + t.byteLength;
+    for (const p of pieces) bytes += p.length;
+    // A compiled RegExp keeps its source, bytecode and native code: a few times its source.
+    for (const f of this.filters) bytes += 4 * f.source.length;
+    this.byteSize = bytes;
   }
 
   /** Index of a new filter for a node's wildcard rules, or NO_FILTER (too few, or one has no piece). */
@@ -200,10 +233,13 @@ export function decideIn(table: RuleTable, s: string, start: number, end: number
     if (t[node]! >= best) break;
     if (t[node + 1]! < best) best = t[node + 1]!;
     if (d === len && t[node + 2]! < best) best = t[node + 2]!;
-    const wildEnd = t[node + 4]!;
-    let k = t[node + 3]!;
-    if (k < wildEnd && t[k]! < best && len - d >= t[node + 5]!) {
-      const f = t[node + 9]!;
+    const head = t[node + 3]!;
+    if (head < INNER) break; // a leaf: nothing below it
+    const x = node + HEAD_SIZE + (((head & LABEL_MASK) + 3) >> 2);
+    const wildEnd = t[x]!;
+    let k = x + INNER_SIZE;
+    if (k < wildEnd && t[k]! < best && len - d >= t[x + 1]!) {
+      const f = t[x + 3]!;
       if (f !== NO_FILTER) {
         const filter = table.filters[f]!;
         filter.lastIndex = start + d;
@@ -229,29 +265,28 @@ export function decideIn(table: RuleTable, s: string, start: number, end: number
     }
     if (d === len) break;
     const c = s.charCodeAt(start + d);
-    const edges = t[node + 6]!;
-    const edgesEnd = t[node + 7]!;
+    const edgesEnd = t[x + 2]!;
     let next = NO_NODE;
     if (edgesEnd === DENSE) {
-      if (c < 128) next = t[edges + c]!;
+      if (c < 128) next = t[wildEnd + c]!;
     } else {
-      for (let k = edges; k < edgesEnd; k += 2) {
-        const e = t[k]!;
-        if (e >= c) {
-          if (e === c) next = t[k + 1]!;
+      for (let e = wildEnd; e < edgesEnd; e += 2) {
+        const ch = t[e]!;
+        if (ch >= c) {
+          if (ch === c) next = t[e + 1]!;
           break;
         }
       }
     }
     if (next === NO_NODE) break;
-    const labelLen = t[next + 8]!;
+    const labelLen = t[next + 3]! & LABEL_MASK;
     if (labelLen > 0) {
       // The path must spell the rest of the edge; no rule hangs inside it.
       if (len - d - 1 < labelLen) break;
-      const label = next + NODE_SIZE;
+      const label = next + HEAD_SIZE;
       const p = start + d + 1;
       let j = 0;
-      while (j < labelLen && t[label + j] === s.charCodeAt(p + j)) j++;
+      while (j < labelLen && ((t[label + (j >> 2)]! >>> ((j & 3) << 3)) & 0xff) === s.charCodeAt(p + j)) j++;
       if (j < labelLen) break;
     }
     node = next;

@@ -30,13 +30,28 @@ export interface RobotsRecord {
 export interface CompiledRules {
   /** The product token the rules were compiled for (after dropping any `/version`). */
   readonly agent: string;
-  /** Every rule that can decide, indexed by `decide`. */
-  readonly rules: readonly RuleInfo[];
+  /** How many rules can decide: `decide` returns a rank in [0, count) or -1. */
+  readonly count: number;
   /**
-   * Decides a path+query (as `pathFromUrl` returns it). Returns an index into `rules`,
-   * or -1 when no rule decides (allowed_implicit). Never allocates on the hot path.
+   * Every rule that can decide, indexed by rank. Made on first access (the compiled form keeps rules
+   * packed): hot paths use `allowedAt`, `lineAt` and `ruleAt` instead.
+   */
+  readonly rules: readonly RuleInfo[];
+  /** Estimated bytes this compiled form retains (for caches that hold many). */
+  readonly byteSize: number;
+  /**
+   * Decides a path+query (as `pathFromUrl` returns it). Returns the rank of the deciding rule, or -1
+   * when no rule decides (allowed_implicit). Never allocates.
    */
   decide(pathAndQuery: string): number;
+  /** `decide` on an absolute URL or a path; never allocates when the URL's path needs no rewriting. */
+  decideUrl(url: string): number;
+  /** Whether the rule of `rank` (from `decide`) is an Allow rule. */
+  allowedAt(rank: number): boolean;
+  /** 1-based line of the rule of `rank`. */
+  lineAt(rank: number): number;
+  /** Text of the rule of `rank` (e.g. `Disallow: /private`); a new string per call. */
+  ruleAt(rank: number): string;
   /** `decide` wrapped in a Decision. */
   checkPath(pathAndQuery: string): Decision;
   /** Accepts an absolute URL or a path. */

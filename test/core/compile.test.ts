@@ -1,7 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { toBinary } from '../../src/core/bytes.js';
 import { selectGroups } from '../../src/core/compile.js';
 import { parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
 import { parseBinary } from '../../src/core/parse.js';
+import { matchPattern } from '../../src/core/pattern.js';
 
 describe('selectGroups', () => {
   const groups = parseBinary(
@@ -78,3 +81,101 @@ describe('CompiledRules', () => {
     expect(robots.compile('bot').check('/private')).toMatchObject({ verdict: 'allowed_explicit', line: 9 });
   });
 });
+
+describe('CompiledRules accessors (the packed form the pipeline reads)', () => {
+  const robots = parseRobotsTxt(
+    'User-agent: *\nDisallow: /a\nAllow: /a/b/index.html\nDisallow: /caf\u00e9\nDisallow: /x*y$\nAllow: /q\n',
+  );
+  const c = robots.compile('Bot');
+
+  it('count, allowedAt, lineAt and ruleAt agree with the materialised rules for every rank', () => {
+    expect(c.count).toBe(c.rules.length);
+    expect(c.count).toBe(6); // the index.html Allow also yields its `/a/b/$` pattern
+    for (let r = 0; r < c.count; r++) {
+      expect({ allowed: c.allowedAt(r), line: c.lineAt(r), rule: c.ruleAt(r) }).toEqual(c.rules[r]);
+    }
+    expect(c.rules.map((r) => r.rule)).toContain('Disallow: /caf\u00e9');
+  });
+
+  it("decideUrl is decide on the URL's path, and ranks index the accessors", () => {
+    for (const url of [
+      'https://h/a/b/',
+      'https://h/xzzy',
+      'https://h/caf%C3%A9/1',
+      'https://h/q#x',
+      'h/q?x',
+    ]) {
+      const rank = c.decideUrl(url);
+      expect(rank).toBe(c.decide(pathFromUrl(url)));
+      expect(rank).toBeGreaterThanOrEqual(0);
+      expect(c.check(url)).toMatchObject({ line: c.lineAt(rank), allowed: c.allowedAt(rank) });
+    }
+  });
+
+  it('byteSize grows with the rules it keeps', () => {
+    const small = parseRobotsTxt('User-agent: *\nDisallow: /a\n').compile('Bot');
+    const lines = Array.from({ length: 2000 }, (_, i) => `Disallow: /p${i}/*.x`).join('\n');
+    const big = parseRobotsTxt(`User-agent: *\n${lines}\n`).compile('Bot');
+    expect(small.byteSize).toBeGreaterThan(0);
+    expect(big.byteSize).toBeGreaterThan(2000 * 20);
+    expect(big.byteSize).toBeGreaterThan(small.byteSize * 50);
+  });
+});
+
+describe('table sets: the lead-char gate never changes a decision', () => {
+  // Patterns from a small alphabet so that paths often share their first chars; some start with
+  // other than '/x' (then the gate is off), most do (then it decides many paths alone).
+  const char = fc.constantFrom('/', 'a', 'b', 'c', '*', '$', '.', '?', '\u00e9');
+  const pattern = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.constantFrom('a', 'b', 'c', 'Z'), fc.string({ unit: char, maxLength: 6 }))
+        .map(([c, t]) => `/${c}${t}`),
+    },
+    { weight: 1, arbitrary: fc.string({ unit: char, maxLength: 6 }) },
+  );
+  const path = fc.string({ unit: char, maxLength: 10 });
+
+  it('decide equals the first pattern in decision order that matches (5+ rules: the table layout)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), pattern), { minLength: 5, maxLength: 14 }),
+        fc.array(path, { maxLength: 20 }),
+        (rules, paths) => {
+          const body = `User-agent: *\n${rules.map(([a, p]) => `${a ? 'Allow' : 'Disallow'}: ${p}`).join('\n')}\n`;
+          const c = parseRobotsTxt(body).compile('Bot');
+          const ordered = c.rules;
+          for (const raw of paths) {
+            const p = raw.replace(/[^\x00-\x7f]/g, '%C3%A9');
+            const rank = c.decide(p);
+            const expected = p === '/robots.txt' ? 0 : brute(body, p);
+            expect(rank < 0 ? 0 : ordered[rank]!.line).toBe(expected);
+          }
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+/** Line of the deciding rule by brute force over the group's escaped patterns: longest, Allow on ties, first line. */
+function brute(body: string, path: string): number {
+  const rules = parseBinary(toBinary(body)).groups.flatMap((g) => g.rules);
+  let best: { len: number; allowed: boolean; line: number } | undefined;
+  for (const r of rules) {
+    const candidates = [r.pattern];
+    const slash = r.pattern.lastIndexOf('/');
+    if (r.info.allowed && slash >= 0 && r.pattern.startsWith('/index.htm', slash))
+      candidates.push(`${r.pattern.slice(0, slash + 1)}$`);
+    for (const p of candidates) {
+      if (p.length === 0 || !matchPattern(path, p)) continue;
+      const better =
+        best === undefined ||
+        p.length > best.len ||
+        (p.length === best.len && r.info.allowed && !best.allowed);
+      if (better) best = { len: p.length, allowed: r.info.allowed, line: r.info.line };
+    }
+  }
+  return best?.line ?? 0;
+}

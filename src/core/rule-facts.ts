@@ -1,0 +1,64 @@
+// What a compiled rule set tells about each rank (allowed, line, rule text), packed into one typed array
+// and one string: a few bytes per rule instead of an object and a string each. RuleInfo objects are made
+// on demand, for the few ranks a caller asks about.
+
+import type { RuleInfo } from './types.js';
+
+/** Estimated bytes of a JS object header and a typed array's or string's own overhead. */
+const OBJECT_BYTES = 64;
+
+/** Whether every char of `s` fits one byte (then V8 stores the string one byte per char). */
+function isLatin1(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
+  return true;
+}
+
+export class RuleFacts {
+  readonly count: number;
+  /** [0, n): line × 2 + 1 if Allow; [n, 2n]: where each rank's rule text starts in `text` (and the end). */
+  private readonly packed: Int32Array;
+  /** Every rank's rule text (`Disallow: /x`), rank after rank. */
+  private readonly text: string;
+  /** Estimated bytes retained (a text with a char above U+00FF is stored at two bytes per char). */
+  readonly byteSize: number;
+
+  constructor(infos: readonly RuleInfo[]) {
+    const n = infos.length;
+    this.count = n;
+    const packed = new Int32Array(2 * n + 1);
+    const parts: string[] = new Array(n);
+    let pos = 0;
+    for (let r = 0; r < n; r++) {
+      const info = infos[r]!;
+      packed[r] = info.line * 2 + (info.allowed ? 1 : 0);
+      packed[n + r] = pos;
+      parts[r] = info.rule;
+      pos += info.rule.length;
+    }
+    packed[2 * n] = pos;
+    this.packed = packed;
+    // join builds one flat string that shares nothing with the robots.txt body.
+    this.text = parts.join('');
+    let wide = 1;
+    for (let r = 0; r < n && wide === 1; r++) if (!isLatin1(infos[r]!.rule)) wide = 2;
+    this.byteSize = 2 * OBJECT_BYTES + packed.byteLength + wide * pos;
+  }
+
+  allowed(rank: number): boolean {
+    return (this.packed[rank]! & 1) === 1;
+  }
+
+  line(rank: number): number {
+    return this.packed[rank]! >>> 1;
+  }
+
+  /** The rank's rule text; a new slice per call, so callers that need it often keep it. */
+  rule(rank: number): string {
+    const n = this.count;
+    return this.text.slice(this.packed[n + rank]!, this.packed[n + rank + 1]!);
+  }
+
+  info(rank: number): RuleInfo {
+    return { allowed: this.allowed(rank), line: this.line(rank), rule: this.rule(rank) };
+  }
+}

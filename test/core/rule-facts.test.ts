@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RuleFacts } from '../../src/core/rule-facts.js';
+import type { RuleInfo } from '../../src/core/types.js';
+
+const info = fc.record({
+  allowed: fc.boolean(),
+  line: fc.integer({ min: 1, max: 2 ** 29 }),
+  rule: fc.string({ maxLength: 40 }).map((v) => `Disallow: ${v}`),
+});
+
+describe('RuleFacts', () => {
+  it('gives back every rank exactly as packed, texts included (any Unicode)', () => {
+    fc.assert(
+      fc.property(fc.array(info, { maxLength: 60 }), (infos: RuleInfo[]) => {
+        const facts = new RuleFacts(infos);
+        expect(facts.count).toBe(infos.length);
+        infos.forEach((x, r) => {
+          expect(facts.info(r)).toEqual(x);
+          expect(facts.allowed(r)).toBe(x.allowed);
+          expect(facts.line(r)).toBe(x.line);
+          expect(facts.rule(r)).toBe(x.rule);
+        });
+      }),
+    );
+  });
+
+  it('counts a text with a char above U+00FF at two bytes per char', () => {
+    const narrow = new RuleFacts([{ allowed: false, line: 1, rule: `Disallow: /${'é'.repeat(100)}` }]);
+    const wide = new RuleFacts([{ allowed: false, line: 1, rule: `Disallow: /${'€'.repeat(100)}` }]);
+    // Both texts are 111 chars; only the second needs two bytes per char.
+    expect(wide.byteSize - narrow.byteSize).toBe(111);
+  });
+});
