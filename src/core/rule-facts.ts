@@ -7,6 +7,9 @@ import type { RuleInfo } from './types.js';
 /** Estimated bytes of a JS object header and a typed array's or string's own overhead. */
 const OBJECT_BYTES = 64;
 
+const ALLOW = 'Allow: ';
+const DISALLOW = 'Disallow: ';
+
 /** Whether every char of `s` fits one byte (then V8 stores the string one byte per char). */
 function isLatin1(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
@@ -15,9 +18,12 @@ function isLatin1(s: string): boolean {
 
 export class RuleFacts {
   readonly count: number;
-  /** [0, n): line × 2 + 1 if Allow; [n, 2n]: where each rank's rule text starts in `text` (and the end). */
+  /**
+   * [0, n): line × 4 + 2 if the text lacks its `Allow: `/`Disallow: ` key (stored once, not per rule) + 1 if
+   * Allow, read back unsigned (a line can reach 2^29); [n, 2n]: where each rank's text starts in `text`.
+   */
   private readonly packed: Int32Array;
-  /** Every rank's rule text (`Disallow: /x`), rank after rank. */
+  /** Every rank's rule text, rank after rank. */
   private readonly text: string;
   /** Estimated bytes retained (a text with a char above U+00FF is stored at two bytes per char). */
   readonly byteSize: number;
@@ -30,10 +36,13 @@ export class RuleFacts {
     let pos = 0;
     for (let r = 0; r < n; r++) {
       const info = infos[r]!;
-      packed[r] = info.line * 2 + (info.allowed ? 1 : 0);
+      const key = info.allowed ? ALLOW : DISALLOW;
+      const keyed = info.rule.startsWith(key);
+      packed[r] = info.line * 4 + (keyed ? 2 : 0) + (info.allowed ? 1 : 0);
       packed[n + r] = pos;
-      parts[r] = info.rule;
-      pos += info.rule.length;
+      const text = keyed ? info.rule.slice(key.length) : info.rule;
+      parts[r] = text;
+      pos += text.length;
     }
     packed[2 * n] = pos;
     this.packed = packed;
@@ -49,13 +58,15 @@ export class RuleFacts {
   }
 
   line(rank: number): number {
-    return this.packed[rank]! >>> 1;
+    return this.packed[rank]! >>> 2;
   }
 
   /** The rank's rule text; a new slice per call, so callers that need it often keep it. */
   rule(rank: number): string {
     const n = this.count;
-    return this.text.slice(this.packed[n + rank]!, this.packed[n + rank + 1]!);
+    const m = this.packed[rank]!;
+    const text = this.text.slice(this.packed[n + rank]!, this.packed[n + rank + 1]!);
+    return (m & 2) === 0 ? text : ((m & 1) === 1 ? ALLOW : DISALLOW) + text;
   }
 
   info(rank: number): RuleInfo {

@@ -2,8 +2,12 @@ import { Lru } from '../workers/lru.js';
 import type { PolicyRequest, WirePolicy } from '../workers/protocol.js';
 import type { Origin, Policy, PolicyOutcome, PolicyProvider } from './policy.js';
 
-/** Bytes of policy bodies the coordinator keeps (LRU); evicted ones are asked from the provider again. */
-export const BROKER_BODY_BUDGET = 8 * 1024 * 1024;
+/**
+ * Bytes of policy bodies the coordinator keeps (LRU); evicted ones are asked from the provider again.
+ * Small: each origin's owner worker asks once and keeps the compiled form, so repeats are rare (a peer
+ * adopting a hot origin, an evicted rule set), and every policy kept here is promoted garbage later.
+ */
+export const BROKER_BODY_BUDGET = 2 * 1024 * 1024;
 export const BROKER_MAX_ORIGINS = 100_000;
 
 /** What goes into the robots_status column for a policy. */

@@ -76,6 +76,15 @@ export class BatchClassifier {
     this.store.protectFrom = this.active.size > 0 ? Math.min(...this.active) : this.stamp + 1;
   }
 
+  /** Takes hot origins a peer owns into this worker's store (in the background; failures only cost speed). */
+  private adopt(list: ForeignResponse['adopt'], fetchPolicies: PolicyFetcher): void {
+    const stamp = this.begin();
+    this.installer
+      .ensure(list.keys, list.origins, stamp, fetchPolicies)
+      .catch(() => {})
+      .finally(() => this.end(stamp));
+  }
+
   /** Judges rows a peer sent for origins this worker owns. */
   async answer(req: ForeignRequest, fetchPolicies: PolicyFetcher): Promise<ForeignResponse> {
     const stamp = this.begin();
@@ -156,6 +165,13 @@ export class BatchClassifier {
         return;
       }
       if (slot.hostMismatch) hostMismatch++;
+      const e = store.find(slot.scheme, slot.host, slot.port, stamp);
+      if (e !== undefined) {
+        // Owned here, or a hot origin adopted from its owner: judged locally.
+        rows.paths[i] = slot.path;
+        rows.entries[i] = e;
+        return;
+      }
       if (threads > 1) {
         const owner = ownerOf(slot.host, threads);
         if (owner !== self) {
@@ -171,11 +187,6 @@ export class BatchClassifier {
         }
       }
       rows.paths[i] = slot.path;
-      const e = store.find(slot.scheme, slot.host, slot.port, stamp);
-      if (e !== undefined) {
-        rows.entries[i] = e;
-        return;
-      }
       const origin: RowOrigin = { scheme: slot.scheme, host: slot.host, port: slot.port };
       const key = keyOf(origin);
       if (!need.has(key)) need.set(key, origin);
@@ -239,6 +250,7 @@ export class BatchClassifier {
     const answers = foreign.map((f, owner) => (f === null ? null : this.affinity.ask(owner, f.request())));
     if (own !== null) await own;
     const responses = await Promise.all(answers);
+    for (const r of responses) if (r !== null && r.adopt.keys.length > 0) this.adopt(r.adopt, fetchPolicies);
     const waited = own !== null || foreign.some((f) => f !== null);
     const policyWaitMs = waited ? performance.now() - w0 : 0;
 

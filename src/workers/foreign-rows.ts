@@ -37,7 +37,16 @@ export interface ForeignResponse {
   lens: Int32Array;
   /** Verdict class per row and agent (row-major). */
   classes: Uint8Array;
+  /** Hot origins the requester should judge itself from now on (their policy is shared, not moved). */
+  adopt: { keys: string[]; origins: RowOrigin[] };
 }
+
+/**
+ * Rows of one origin answered for peers before the owner tells them to adopt it: with Zipf-like logs a
+ * few hundred hot hosts carry half the rows, and judging them locally in every worker saves the
+ * messages and keeps the workers' loads even. Cold origins stay with their owner only.
+ */
+export const ADOPT_AFTER_ROWS = 1024;
 
 /** Requester side: the rows of one batch that go to one owner. */
 export class ForeignRows {
@@ -107,10 +116,16 @@ export async function answerForeign(
   const lens = new Int32Array(n);
   const classes = new Uint8Array(n * agents);
   const pieces: string[] = [];
+  const adopt: ForeignResponse['adopt'] = { keys: [], origins: [] };
   for (let r = 0; r < n; r++) {
-    const s = matchRow(store, entries[r]!, paths[r]!, agents, classes, r * agents);
+    const e = entries[r]!;
+    const s = matchRow(store, e, paths[r]!, agents, classes, r * agents);
     pieces.push(s);
     lens[r] = s.length;
+    if (++e.served === ADOPT_AFTER_ROWS) {
+      adopt.keys.push(e.key);
+      adopt.origins.push({ scheme: e.scheme, host: e.host, port: e.port });
+    }
   }
-  return { suffixes: pieces.join(''), lens, classes };
+  return { suffixes: pieces.join(''), lens, classes, adopt };
 }

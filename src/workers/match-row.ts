@@ -44,7 +44,7 @@ export function matchRow(
 
 function count(e: OriginEntry, a: number, idx: number): number {
   if (idx < 0) return V_ALLOWED_IMPLICIT;
-  if (e.slot!.rules![a]!.rules[idx]!.allowed) {
+  if (e.slot!.rules![a]!.allowedAt(idx)) {
     hit(e, a, idx);
     return V_ALLOWED_EXPLICIT;
   }

@@ -13,9 +13,15 @@ import {
   V_NOT_CACHED,
 } from './verdict-format.js';
 
-/** Estimated bytes of a compiled rule set: ≈ 360 B of RSS per rule plus its text (heap and typed arrays, make-crawl corpus). */
-const COST_PER_RULE = 360;
-const COST_BASE = 2048;
+/**
+ * Verdict texts of decision indexes below this are cached in arrays, higher ones in a Map: an array
+ * indexed by a high rank would be sized by the rank (~8 B per lower rank) for one or two texts.
+ */
+const NEAR_RANKS = 16;
+const FAR_AGENT = 1 << 24;
+
+/** Per compiled body beyond core's `byteSize`: the slot, the Map entry and the agents' array. */
+const COST_BASE = 256;
 
 /** Compiled rules of one body (by sha256), shared by every origin serving that body. */
 interface CompiledSlot {
@@ -43,17 +49,30 @@ export interface OriginEntry {
   /** In the store's list of origins with counters to report. */
   dirty: boolean;
   /** Output text is kept as latin1 strings holding UTF-8 bytes (the worker works in byte space). */
-  /** Per agent: `,allowed,verdict,rule_line,rule` by decision index + 1. */
+  /** With several agents, per agent: `,allowed,verdict,rule_line,rule` by decision index + 1 (< NEAR_RANKS). */
   parts: string[][];
   /** `,robots_status,error_code[,evidence]` and the line end. */
   tail: string;
-  /** With one agent: part + tail by decision index + 1; with a fixed verdict: [0] for every row. */
+  /** With one agent: part + tail by decision index + 1 (< NEAR_RANKS); with a fixed verdict: [0] for every row. */
   full: string[];
-  /** Counters of the current batch. */
-  disallowed: Int32Array;
+  /** Texts of higher decision indexes (see NEAR_RANKS): key -(index + 1) for full, agent * FAR_AGENT + index + 1 for parts. */
+  far: Map<number, string> | null;
+  /** Counters of the current batch: disallowed rows per agent (not a typed array: ~250 B less per origin). */
+  disallowed: number[];
   ruleHits: RuleHits[];
   /** The rules `ruleHits` index into, held until reported (the slot may be evicted meanwhile). */
   hitRules: CompiledRules[] | null;
+  /** Rows judged for peers (see ADOPT_AFTER_ROWS). */
+  served: number;
+}
+
+/**
+ * A copy of `s` that does not keep alive the string it was sliced from: V8 slices (≥ 13 chars) point
+ * into their parent, and a host sliced from a batch's text would hold the whole batch for as long as
+ * the origin is remembered.
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : ` ${s}`.slice(1);
 }
 
 /** A JS string as UTF-8 bytes, held in a latin1 string (one char per byte). */
@@ -156,9 +175,9 @@ export class OriginStore {
     const robots = parseRobotsTxt(body);
     const rules = this.config.agents.map((a) => robots.compile(a));
     this.compiles++;
-    const distinct = new Set(rules);
+    // Agents that select the same groups share one compiled set: count it once.
     let cost = COST_BASE;
-    for (const r of distinct) for (const info of r.rules) cost += COST_PER_RULE + info.rule.length;
+    for (const r of new Set(rules)) cost += r.byteSize;
     const slot: CompiledSlot = { sha, rules, cost, used: stamp };
     this.compiled.set(sha, slot);
     this.compiledCost += slot.cost;
@@ -218,58 +237,71 @@ export class OriginStore {
         }
       : null;
     const tail = bytesText(`${d}${tailPart(p.status, '', evidence, d)}${this.config.eol}`);
+    const host = ownString(origin.host);
     const entry: OriginEntry = {
       key: p.key,
       scheme: origin.scheme,
-      host: origin.host,
+      host,
       port: origin.port,
       next: undefined,
       fixedVerdict,
       slot,
       used: stamp,
       dirty: false,
-      parts: agents.map(() => []),
+      parts: agents.length > 1 ? agents.map(() => []) : [],
       tail,
       full: [],
-      disallowed: new Int32Array(agents.length),
-      ruleHits: agents.map((_, a) => new RuleHits(slot?.rules?.[a]?.rules.length ?? 0)),
+      far: null,
+      disallowed: new Array<number>(agents.length).fill(0),
+      ruleHits: agents.map((_, a) => new RuleHits(slot?.rules?.[a]?.count ?? 0)),
       hitRules: null,
+      served: 0,
     };
     if (fixedVerdict >= 0) {
       let cols = '';
       for (let a = 0; a < agents.length; a++) cols += d + agentPart(fixedVerdict, 0, '', d);
       entry.full[0] = bytesText(cols) + tail;
     }
-    const old = this.find(origin.scheme, origin.host, origin.port, stamp);
+    const old = this.find(origin.scheme, host, origin.port, stamp);
     if (old !== undefined) this.remove(old);
-    entry.next = this.byHost.get(origin.host);
-    this.byHost.set(origin.host, entry);
+    entry.next = this.byHost.get(host);
+    this.byHost.set(host, entry);
     this.origins++;
     if (this.origins > this.config.originBudget) this.evictOrigins();
     return entry;
   }
 
-  /** One agent's verdict columns for decision `idx` (-1: no rule decided). */
+  /** One agent's verdict columns for decision `idx` (-1: no rule decided), with several agents. */
   part(e: OriginEntry, a: number, idx: number): string {
-    const cached = e.parts[a]![idx + 1];
+    const k = idx + 1;
+    const cached = k < NEAR_RANKS ? e.parts[a]![k] : e.far?.get(a * FAR_AGENT + k);
     if (cached !== undefined) return cached;
-    let text: string;
-    if (idx < 0) text = agentPart(V_ALLOWED_IMPLICIT, 0, '', this.d);
-    else {
-      const r = e.slot!.rules![a]!.rules[idx]!;
-      text = agentPart(r.allowed ? V_ALLOWED_EXPLICIT : V_DISALLOWED_EXPLICIT, r.line, r.rule, this.d);
-    }
-    const s = bytesText(this.d + text);
-    e.parts[a]![idx + 1] = s;
+    const s = this.partText(e, a, idx);
+    if (k < NEAR_RANKS) e.parts[a]![k] = s;
+    else this.farOf(e).set(a * FAR_AGENT + k, s);
     return s;
+  }
+
+  private farOf(e: OriginEntry): Map<number, string> {
+    if (e.far === null) e.far = new Map();
+    return e.far;
+  }
+
+  private partText(e: OriginEntry, a: number, idx: number): string {
+    if (idx < 0) return bytesText(this.d + agentPart(V_ALLOWED_IMPLICIT, 0, '', this.d));
+    const r = e.slot!.rules![a]!;
+    const verdict = r.allowedAt(idx) ? V_ALLOWED_EXPLICIT : V_DISALLOWED_EXPLICIT;
+    return bytesText(this.d + agentPart(verdict, r.lineAt(idx), r.ruleAt(idx), this.d));
   }
 
   /** With one agent: the whole suffix for decision `idx`. */
   full(e: OriginEntry, idx: number): string {
-    const cached = e.full[idx + 1];
+    const k = idx + 1;
+    const cached = k < NEAR_RANKS ? e.full[k] : e.far?.get(-k);
     if (cached !== undefined) return cached;
-    const s = this.part(e, 0, idx) + e.tail;
-    e.full[idx + 1] = s;
+    const s = this.partText(e, 0, idx) + e.tail;
+    if (k < NEAR_RANKS) e.full[k] = s;
+    else this.farOf(e).set(-k, s);
     return s;
   }
 }

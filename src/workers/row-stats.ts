@@ -39,8 +39,8 @@ export class RowStats {
         e.disallowed[a] = 0;
         const hits = e.ruleHits[a]!;
         if (hits.empty) continue;
-        const infos = e.hitRules![a]!.rules;
-        for (const [idx, c] of hits.drain()) rules.push([a, e.key, infos[idx]!.line, infos[idx]!.rule, c]);
+        const set = e.hitRules![a]!;
+        for (const [idx, c] of hits.drain()) rules.push([a, e.key, set.lineAt(idx), set.ruleAt(idx), c]);
       }
       e.hitRules = null;
     }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Affinity, BatchClassifier } from '../../src/workers/batch-classifier.js';
-import { ownerOf } from '../../src/workers/foreign-rows.js';
+import { ADOPT_AFTER_ROWS, ownerOf } from '../../src/workers/foreign-rows.js';
 import { config, dirFetcher, ROBOTS, robotsDir } from './classify-fixtures.js';
 
 const dir = robotsDir(ROBOTS);
@@ -10,13 +10,17 @@ const dir = robotsDir(ROBOTS);
 function pair() {
   const { fetch } = dirFetcher(dir);
   const workers: BatchClassifier[] = [];
+  const asks = [0, 0];
   const affinity = (self: number): Affinity => ({
     self,
     threads: 2,
-    ask: (owner, req) => workers[owner]!.answer(structuredClone(req), fetch),
+    ask: (owner, req) => {
+      asks[owner]!++;
+      return workers[owner]!.answer(structuredClone(req), fetch);
+    },
   });
   workers.push(new BatchClassifier(config(), affinity(0)), new BatchClassifier(config(), affinity(1)));
-  return { workers, fetch };
+  return { workers, fetch, asks };
 }
 
 const hosts = ['a.example', 'b.example', 'c.example:8080', 'z.example', 'bücher.example', 'A.EXAMPLE'];
@@ -60,6 +64,22 @@ describe('origin affinity between workers', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('lets a peer adopt an origin once the owner has answered many of its rows', async () => {
+    const { workers, fetch, asks } = pair();
+    const owner = ownerOf('b.example', 2);
+    const other = workers[1 - owner]!;
+    const many = `${'b.example,https://b.example/x\n'.repeat(ADOPT_AFTER_ROWS)}`;
+    const first = await other.classify(Buffer.from(many), fetch);
+    expect(asks[owner]).toBe(1);
+    await new Promise((r) => setTimeout(r, 20)); // the adoption installs in the background
+    const again = await other.classify(Buffer.from('b.example,https://b.example/y\n'), fetch);
+    expect(asks[owner]).toBe(1);
+    expect(again.output.toString()).toBe(
+      'b.example,https://b.example/y,false,disallowed_explicit,2,Disallow: /,file,\n',
+    );
+    expect(first.stats.verdicts[0]![2]).toBe(ADOPT_AFTER_ROWS);
   });
 
   it('reports the counters of rows judged for a peer in the flush', async () => {
