@@ -78,15 +78,20 @@ async function workload(n) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** Summary of one configuration's runs: median wall, max peak RSS. */
+function summarise(label, runs) {
+  return {
+    label,
+    runs,
+    wall: median(runs.map((r) => r.wall)),
+    rssMiB: Math.max(...runs.map((r) => r.rssMiB)),
+  };
+}
+
 async function measure(label, cmd, argv) {
   const runs = [];
   for (let i = 0; i < repeat; i++) runs.push(await run(cmd, argv));
-  return {
-    label,
-    wall: median(runs.map((r) => r.wall)),
-    rssMiB: Math.max(...runs.map((r) => r.rssMiB)),
-    last: runs.at(-1),
-  };
+  return summarise(label, runs);
 }
 
 const dir = await workload(rows);
@@ -95,16 +100,6 @@ const robots = path.join(dir, 'robots');
 const outDir = path.join(here, 'out');
 const load = os.loadavg()[0].toFixed(2);
 
-const results = [];
-results.push(
-  await measure('peer: csv-parse → robots-parser → csv-stringify (1 thread)', process.execPath, [
-    path.join(here, 'peer-classify.mjs'),
-    input,
-    robots,
-    agent,
-    path.join(outDir, 'peer-out.csv'),
-  ]),
-);
 const ours = (threads) => [
   cli,
   'classify',
@@ -118,14 +113,21 @@ const ours = (threads) => [
   '--quiet',
   ...(threads ? ['--threads', String(threads)] : []),
 ];
-results.push(
-  await measure(
-    `robots-audit classify (default threads: ${os.availableParallelism()})`,
-    process.execPath,
-    ours(),
-  ),
-);
-results.push(await measure('robots-audit classify --threads 1', process.execPath, ours(1)));
+const configs = [
+  {
+    label: 'peer: csv-parse → robots-parser → csv-stringify (1 thread)',
+    argv: [path.join(here, 'peer-classify.mjs'), input, robots, agent, path.join(outDir, 'peer-out.csv')],
+  },
+  { label: `robots-audit classify (default threads: ${os.availableParallelism()})`, argv: ours() },
+  { label: 'robots-audit classify --threads 1', argv: ours(1) },
+];
+// Rounds interleave the configurations, so that a noisy spell on the shared machine hits all of them alike;
+// each round's ratio compares runs made minutes apart at most.
+const runsOf = configs.map(() => []);
+for (let i = 0; i < repeat; i++) {
+  for (let c = 0; c < configs.length; c++) runsOf[c].push(await run(process.execPath, configs[c].argv));
+}
+const results = configs.map((c, k) => summarise(c.label, runsOf[k]));
 
 const written = readFileSync(path.join(outDir, 'classify-out.csv'), 'utf8').split('\n').length - 2;
 if (written !== rows) throw new Error(`classify wrote ${written} rows for ${rows}`);
@@ -147,6 +149,11 @@ for (const r of results) {
       `${(peer / r.wall).toFixed(2)}× | ${r.rssMiB.toFixed(0)} |`,
   );
 }
+const roundRatios = (k) =>
+  results[0].runs.map((p, i) => (p.wall / results[k].runs[i].wall).toFixed(2)).join(', ');
+console.log(
+  `\nPer-round ratios (peer ÷ this): default threads ${roundRatios(1)}; --threads 1 ${roundRatios(2)}.`,
+);
 console.log('\nTargets: default threads ≥ 4× the peer (wall ≤ 1/4), peak RSS < 300 MiB.');
 
 if (flat) {
