@@ -12,6 +12,22 @@ export function isAscii(s: string): boolean {
   return !NON_ASCII.test(s);
 }
 
+const NON_LATIN1 = /[^\x00-\xff]/;
+
+/** True when every code unit fits one byte: V8 then stores the string one byte per char. */
+export function isLatin1(s: string): boolean {
+  return !NON_LATIN1.test(s);
+}
+
+/**
+ * A copy of `s` that does not keep alive the string it was sliced from: V8 slices (13 chars or more)
+ * point into their parent, so a short piece kept from a robots.txt body or a batch's text would hold
+ * all of it. Shorter strings are never slices.
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : ` ${s}`.slice(1);
+}
+
 /** Node's Buffer has a native latin1 decoder; detected on the value, so the core imports nothing. */
 interface Latin1Sliceable extends Uint8Array {
   latin1Slice(start: number, end: number): string;

@@ -2,6 +2,7 @@
 // and one string: a few bytes per rule instead of an object and a string each. RuleInfo objects are made
 // on demand, for the few ranks a caller asks about.
 
+import { isLatin1 } from './bytes.js';
 import type { RuleInfo } from './types.js';
 
 /** Estimated bytes of a JS object header and a typed array's or string's own overhead. */
@@ -9,12 +10,6 @@ const OBJECT_BYTES = 64;
 
 const ALLOW = 'Allow: ';
 const DISALLOW = 'Disallow: ';
-
-/** Whether every char of `s` fits one byte (then V8 stores the string one byte per char). */
-function isLatin1(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
-  return true;
-}
 
 export class RuleFacts {
   readonly count: number;
@@ -48,9 +43,7 @@ export class RuleFacts {
     this.packed = packed;
     // join builds one flat string that shares nothing with the robots.txt body.
     this.text = parts.join('');
-    let wide = 1;
-    for (let r = 0; r < n && wide === 1; r++) if (!isLatin1(infos[r]!.rule)) wide = 2;
-    this.byteSize = 2 * OBJECT_BYTES + packed.byteLength + wide * pos;
+    this.byteSize = 2 * OBJECT_BYTES + packed.byteLength + (isLatin1(this.text) ? 1 : 2) * pos;
   }
 
   allowed(rank: number): boolean {

@@ -2,6 +2,7 @@
 // A path walks the trie once; only rules whose literal prefix matched, and whose rank can still beat
 // the best found so far, are tried. Nothing is allocated per path.
 
+import { ownString } from './bytes.js';
 import { matchPieces, PatternKind, splitPattern } from './pattern.js';
 import { buildTrie, computeMinRank } from './radix-trie.js';
 import type { OrderedRules } from './rule-order.js';
@@ -52,11 +53,6 @@ function alternation(pieces: readonly string[]): string {
     .join('*')
     .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
     .replaceAll('*', '|');
-}
-
-/** A copy of `s` that does not share memory with the string it was sliced from. */
-export function detach(s: string): string {
-  return ` ${s}`.slice(1);
 }
 
 /** The second chars of prefixes that all start with '/' (as bits), or undefined. */
@@ -120,7 +116,7 @@ export class RuleIndex implements RuleTable {
       kinds[r] = split.kind;
       from[r] = pieces.length;
       // Own copies: the pieces would otherwise keep the whole robots.txt body alive.
-      if (split.kind === PatternKind.Wildcard) for (const seg of split.segments) pieces.push(detach(seg));
+      if (split.kind === PatternKind.Wildcard) for (const seg of split.segments) pieces.push(ownString(seg));
       anchored[r] = split.anchored ? 1 : 0;
     }
     this.pieces = pieces;

@@ -2,8 +2,8 @@
 // as plain fields and tried in decision order. A check then reads the compiled object and the prefix
 // strings only, instead of walking a table held in a separate typed array.
 
+import { ownString } from './bytes.js';
 import { PatternKind, splitPattern } from './pattern.js';
-import { detach } from './rule-index.js';
 import type { OrderedRules } from './rule-order.js';
 
 /** Most rules a tiny set holds (after the index.htm extra patterns are added). */
@@ -31,7 +31,7 @@ export function tinySlots(ordered: OrderedRules): TinySlot[] | undefined {
     const split = splitPattern(pattern);
     if (split.kind === PatternKind.Wildcard) return undefined;
     // Own copy: a slice of the body would keep the whole robots.txt alive.
-    const p = detach(split.prefix);
+    const p = ownString(split.prefix);
     const second = p.length >= 2 ? p.charCodeAt(1) : ANY_SECOND;
     slots.push({ p, m: second * 2 + (split.kind === PatternKind.Exact ? 1 : 0) });
   }

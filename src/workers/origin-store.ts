@@ -1,3 +1,4 @@
+import { ownString } from '../core/bytes.js';
 import { type CompiledRules, parseRobotsTxt } from '../core/index.js';
 import type { WirePolicy, WorkerConfig } from './protocol.js';
 import { RuleHits } from './rule-hits.js';
@@ -64,15 +65,6 @@ export interface OriginEntry {
   hitRules: CompiledRules[] | null;
   /** Rows judged for peers (see ADOPT_AFTER_ROWS). */
   served: number;
-}
-
-/**
- * A copy of `s` that does not keep alive the string it was sliced from: V8 slices (≥ 13 chars) point
- * into their parent, and a host sliced from a batch's text would hold the whole batch for as long as
- * the origin is remembered.
- */
-export function ownString(s: string): string {
-  return s.length < 13 ? s : ` ${s}`.slice(1);
 }
 
 /** A JS string as UTF-8 bytes, held in a latin1 string (one char per byte). */
@@ -237,6 +229,7 @@ export class OriginStore {
         }
       : null;
     const tail = bytesText(`${d}${tailPart(p.status, '', evidence, d)}${this.config.eol}`);
+    // The host is a slice of the batch text: a copy keeps the batch from living as long as the origin.
     const host = ownString(origin.host);
     const entry: OriginEntry = {
       key: p.key,

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binaryToText, bytesToBinary, isAscii, toBinary } from '../../src/core/bytes.js';
+import { binaryToText, bytesToBinary, isAscii, isLatin1, ownString, toBinary } from '../../src/core/bytes.js';
+import { usedAfterGc } from '../helpers/heap.js';
 
 const all = Uint8Array.from({ length: 256 }, (_, i) => i);
 
@@ -40,5 +42,52 @@ describe('binaryToText', () => {
     expect(isAscii('')).toBe(true);
     expect(isAscii('\x00\x7f')).toBe(true);
     expect(isAscii('a\x80')).toBe(false);
+  });
+});
+
+/** Slices of `count` distinct 512 KiB strings (each slice long enough to be a V8 sliced string). */
+function slicesOfBigStrings(count: number, own: boolean): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const big = `${i}:${Buffer.alloc(512 * 1024, 97 + (i % 26)).toString('latin1')}`;
+    const host = big.slice(10, 40);
+    kept.push(own ? ownString(host) : host);
+  }
+  return kept;
+}
+
+describe('ownString', () => {
+  it('returns an equal string', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.nat(), fc.nat(), (s, a, b) => {
+        const part = s.slice(Math.min(a, b) % (s.length + 1), Math.max(a, b) % (s.length + 1));
+        expect(ownString(part)).toBe(part);
+      }),
+    );
+  });
+
+  it('does not keep alive the string it was sliced from (a host must not hold its whole batch)', () => {
+    const base = usedAfterGc();
+    const sliced = slicesOfBigStrings(40, false);
+    const withParents = usedAfterGc() - base;
+    sliced.length = 0;
+    const base2 = usedAfterGc();
+    const owned = slicesOfBigStrings(40, true);
+    const withoutParents = usedAfterGc() - base2;
+    expect(owned).toHaveLength(40);
+    expect(withParents).toBeGreaterThan(40 * 400 * 1024); // the control: plain slices do retain
+    expect(withoutParents).toBeLessThan(1024 * 1024);
+  });
+});
+
+describe('isLatin1', () => {
+  it('is true exactly when no code unit is above 0xFF', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(isLatin1(s)).toBe([...s].every((c) => c.charCodeAt(0) <= 0xff));
+      }),
+    );
+    expect(isLatin1('café')).toBe(true);
+    expect(isLatin1('€')).toBe(false);
   });
 });

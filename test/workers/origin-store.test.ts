@@ -1,31 +1,8 @@
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OriginStore, ownString } from '../../src/workers/origin-store.js';
+import { OriginStore } from '../../src/workers/origin-store.js';
 import type { WirePolicy } from '../../src/workers/protocol.js';
+import { usedAfterGc } from '../helpers/heap.js';
 import { config } from './classify-fixtures.js';
-
-// Test-only: a full GC on demand, so retained sizes can be compared.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-function usedAfterGc(): number {
-  gc();
-  gc();
-  return getHeapStatistics().used_heap_size;
-}
-
-/** Slices of `count` distinct 512 KiB strings (each slice long enough to be a V8 sliced string). */
-function slicesOfBigStrings(count: number, own: boolean): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const big = `${i}:${Buffer.alloc(512 * 1024, 97 + (i % 26)).toString('latin1')}`;
-    const host = big.slice(10, 40);
-    kept.push(own ? ownString(host) : host);
-  }
-  return kept;
-}
 
 function policy(body: string): WirePolicy {
   return {
@@ -39,30 +16,6 @@ function policy(body: string): WirePolicy {
     truncated: false,
   };
 }
-
-describe('ownString', () => {
-  it('returns an equal string', () => {
-    fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), fc.nat(), fc.nat(), (s, a, b) => {
-        const part = s.slice(Math.min(a, b) % (s.length + 1), Math.max(a, b) % (s.length + 1));
-        expect(ownString(part)).toBe(part);
-      }),
-    );
-  });
-
-  it('does not keep alive the string it was sliced from (a host must not hold its whole batch)', () => {
-    const base = usedAfterGc();
-    const sliced = slicesOfBigStrings(40, false);
-    const withParents = usedAfterGc() - base;
-    sliced.length = 0;
-    const base2 = usedAfterGc();
-    const owned = slicesOfBigStrings(40, true);
-    const withoutParents = usedAfterGc() - base2;
-    expect(owned).toHaveLength(40);
-    expect(withParents).toBeGreaterThan(40 * 400 * 1024); // the control: plain slices do retain
-    expect(withoutParents).toBeLessThan(1024 * 1024);
-  });
-});
 
 describe('OriginStore', () => {
   it('judges with the installed policy and finds the origin by an equal host', () => {
