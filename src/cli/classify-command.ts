@@ -2,7 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { hasCode } from '../core/errors.js';
 import { classify } from '../pipeline/classify.js';
 import { formatSummary } from '../pipeline/summary.js';
-import { EXIT, reportFatal } from './exit.js';
+import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
 import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions } from './fetch-command.js';
 
 interface ClassifyArgs {
@@ -25,23 +25,17 @@ const STOP_GRACE_MS = 10_000;
 async function run(argv: ClassifyArgs): Promise<number> {
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | null = null;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stoppedBy !== null) process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
+  const stopListening = onStopSignals((signal) => {
+    if (stoppedBy !== null) process.exit(signalExitCode(signal));
     stoppedBy = signal;
     controller.abort(signal);
-    setTimeout(
-      () => process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated),
-      STOP_GRACE_MS,
-    ).unref();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+    setTimeout(() => process.exit(signalExitCode(signal)), STOP_GRACE_MS).unref();
+  });
   try {
     const quiet = argv.quiet === true;
     const summary = await classify({
       ...networkAndInputOptions(argv),
-      // yargs turns a lone `-` positional into '' or true: both mean stdin.
-      input: argv.input === '' || argv.input === true ? '-' : String(argv.input),
+      input: inputPath(argv.input),
       output: argv.output,
       agents: argv.agent,
       threads: argv.threads,
@@ -59,12 +53,11 @@ async function run(argv: ClassifyArgs): Promise<number> {
     if (stoppedBy !== null && hasCode(err, 'ERR_ABORTED')) {
       process.stderr.write(`robots-audit: stopped by ${stoppedBy}; no output file was written\n`);
       // Fetches still in flight may hold sockets open; everything worth keeping is committed.
-      process.exit(stoppedBy === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
+      process.exit(signalExitCode(stoppedBy));
     }
     return reportFatal(err);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
 }
 

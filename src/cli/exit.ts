@@ -15,6 +15,26 @@ export const EXIT = Object.freeze({
   terminated: 143,
 });
 
+/** The exit code of a run stopped by `signal`. */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated;
+}
+
+/** Calls `handler` on SIGINT and SIGTERM; returns the function that stops listening. */
+export function onStopSignals(handler: (signal: NodeJS.Signals) => void): () => void {
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+/** The INPUT positional as a path: yargs hands a lone `-` over as '' or true, and both mean stdin. */
+export function inputPath(arg: unknown): string {
+  return arg === '' || arg === true ? '-' : String(arg);
+}
+
 const USAGE_CODES = new Set(['ERR_INVALID_OPTION', 'ERR_USAGE']);
 
 /** Prints one clear line for a fatal error and returns the exit code it deserves. */

@@ -5,7 +5,7 @@ import { RobotsAuditError } from '../core/errors.js';
 import type { WarmProgress, WarmSummary } from '../pipeline/fetch/warm-cache.js';
 import type { LivePolicyProvider } from '../pipeline/live-policy-provider.js';
 import { type Options, resolveOptions } from '../pipeline/options.js';
-import { EXIT, reportFatal } from './exit.js';
+import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
 
 /** Options of every command that fetches (fetch, classify): numbers as strings so errors show what was typed. */
 export const NETWORK_OPTIONS: Record<string, YargsOption> = {
@@ -139,11 +139,7 @@ interface FetchArgs {
 
 async function run(argv: FetchArgs): Promise<number> {
   let provider: LivePolicyProvider | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    // Queued cache writes are committed; the WAL makes what is committed survive.
-    provider?.flush();
-    process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
-  };
+  let stopListening = () => {};
   try {
     const options = resolveOptions({
       ...networkAndInputOptions(argv),
@@ -151,17 +147,18 @@ async function run(argv: FetchArgs): Promise<number> {
       quiet: argv.quiet,
       summary: argv.summary,
     });
-    // yargs hands a lone `-` positional over as '' (typed string) or true: both mean stdin.
-    const inputArg = argv.input === '' || (argv.input as unknown) === true ? '-' : argv.input;
-    const input = await openInput(inputArg);
+    const input = await openInput(inputPath(argv.input));
     // Loaded here, not at the top: undici and the SQLite addon cost startup time for every other command.
     const [{ createLivePolicyProvider }, { warmCache }] = await Promise.all([
       import('../pipeline/live-policy-provider.js'),
       import('../pipeline/fetch/warm-cache.js'),
     ]);
     provider = createLivePolicyProvider(options);
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    stopListening = onStopSignals((signal) => {
+      // Queued cache writes are committed; the WAL makes what is committed survive.
+      provider?.flush();
+      process.exit(signalExitCode(signal));
+    });
     const started = Date.now();
     const tty = process.stderr.isTTY === true;
     const showProgress = !options.quiet && (tty || options.progress);
@@ -185,8 +182,7 @@ async function run(argv: FetchArgs): Promise<number> {
     await provider?.close().catch(() => {});
     return reportFatal(err);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
 }
 
