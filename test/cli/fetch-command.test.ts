@@ -6,27 +6,18 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MultiHostServer, ok, startMultiHostServer } from '../helpers/multi-host-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok } from '../helpers/multi-host-server.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
-import { tempDir } from '../pipeline/fetch/harness.js';
+import { useServerAndTempDir } from '../pipeline/fetch/harness.js';
 
-let srv: MultiHostServer;
-let tmp: ReturnType<typeof tempDir>;
+const env = useServerAndTempDir();
 let cache: string;
 let n = 0;
 
-beforeAll(async () => {
-  srv = await startMultiHostServer();
-  tmp = tempDir();
-});
-afterAll(async () => {
-  await srv.close();
-  tmp.cleanup();
-});
 beforeEach(() => {
-  cache = join(tmp.dir, `c${++n}.sqlite`);
-  srv.resetCounts();
+  cache = join(env.tmp.dir, `c${++n}.sqlite`);
+  env.srv.resetCounts();
 });
 
 const local = () => ['--cache', cache, '--resolve', '*=127.0.0.1', '--allow-private', '--retries', '0'];
@@ -62,19 +53,19 @@ describe('warming the cache', () => {
   it('fetches every origin of the input exactly once, then a second run needs no request', async () => {
     const hosts = Array.from({ length: 200 }, (_, i) => `w${i}.test`);
     for (const [i, h] of hosts.entries()) {
-      srv.set(h, i % 4 === 3 ? { kind: 'respond', status: 404 } : ok(`User-agent: *\nDisallow: /${i}\n`));
+      env.srv.set(h, i % 4 === 3 ? { kind: 'respond', status: 404 } : ok(`User-agent: *\nDisallow: /${i}\n`));
     }
     const rows = [['url']];
-    for (let i = 0; i < 2000; i++) rows.push([`${srv.origin(hosts[(i * 31) % 200]!)}/page/${i}?q=${i}`]);
-    const input = join(tmp.dir, `in${n}.csv`);
+    for (let i = 0; i < 2000; i++) rows.push([`${env.srv.origin(hosts[(i * 31) % 200]!)}/page/${i}?q=${i}`]);
+    const input = join(env.tmp.dir, `in${n}.csv`);
     writeFileSync(input, csv(rows));
-    const summaryFile = join(tmp.dir, `s${n}.json`);
+    const summaryFile = join(env.tmp.dir, `s${n}.json`);
     const first = await runCli(['fetch', input, ...local(), '--summary', summaryFile]);
     expect(first.stderr).toContain('robots-audit fetch: 2,000 rows, 200 origins');
     expect(first.stderr).toMatch(/parsed +150\n/);
     expect(first.stderr).toMatch(/unavailable +50\n/);
     expect(first.code).toBe(0);
-    for (const h of hosts) expect(srv.hits(h)).toBe(1);
+    for (const h of hosts) expect(env.srv.hits(h)).toBe(1);
     expect(currentRows(cache)).toHaveLength(200);
     expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toMatchObject({
       command: 'fetch',
@@ -85,17 +76,17 @@ describe('warming the cache', () => {
       bySource: { fetch: 200 },
     });
 
-    srv.resetCounts();
+    env.srv.resetCounts();
     const second = await runCli(['fetch', input, ...local()]);
     expect(second.code).toBe(0);
-    expect(srv.totalHits()).toBe(0);
+    expect(env.srv.totalHits()).toBe(0);
     expect(second.stderr).toContain('(0 fetched, 0 retries)');
     expect(second.stderr).toContain('cache 200');
   });
 
   it('reads stdin (-), takes origins from the host column for path-only rows, honours --delimiter/--scheme', async () => {
-    srv.set('tsv.test', ok('User-agent: *\n'));
-    const input = `page\tsite\n/a\ttsv.test:${srv.httpPort}\n/b\ttsv.test:${srv.httpPort}\n\n/c\t\nmailto:x@y\tz\n`;
+    env.srv.set('tsv.test', ok('User-agent: *\n'));
+    const input = `page\tsite\n/a\ttsv.test:${env.srv.httpPort}\n/b\ttsv.test:${env.srv.httpPort}\n\n/c\t\nmailto:x@y\tz\n`;
     const r = await runCli(
       [
         'fetch',
@@ -117,17 +108,22 @@ describe('warming the cache', () => {
     expect(r.stderr).toContain('bad rows     2 (');
     expect(r.stderr).toContain('path_without_host 1');
     expect(r.stderr).toContain('unsupported_scheme 1');
-    expect(srv.hits('tsv.test')).toBe(1);
-    expect(currentRows(cache)).toEqual([{ origin: `http://tsv.test:${srv.httpPort}`, outcome: 'parsed' }]);
+    expect(env.srv.hits('tsv.test')).toBe(1);
+    expect(currentRows(cache)).toEqual([
+      { origin: `http://tsv.test:${env.srv.httpPort}`, outcome: 'parsed' },
+    ]);
   });
 
   it('--progress prints progress lines when stderr is not a terminal; --quiet prints nothing', async () => {
     for (let i = 0; i < 20; i++)
-      srv.set(`p${i}.test`, { kind: 'respond', body: 'User-agent: *\n', delayMs: 150 });
-    const input = csv([['url'], ...Array.from({ length: 20 }, (_, i) => [`${srv.origin(`p${i}.test`)}/`])]);
+      env.srv.set(`p${i}.test`, { kind: 'respond', body: 'User-agent: *\n', delayMs: 150 });
+    const input = csv([
+      ['url'],
+      ...Array.from({ length: 20 }, (_, i) => [`${env.srv.origin(`p${i}.test`)}/`]),
+    ]);
     const loud = await runCli(['fetch', '-', ...local(), '--progress', '--concurrency', '2'], { input });
     expect(loud.stderr).toMatch(/^fetch: \d+ rows · \d+\/\d+ origins · \d+ in flight/m);
-    const quiet = await runCli(['fetch', '-', '--cache', join(tmp.dir, 'q.sqlite'), '--quiet'], {
+    const quiet = await runCli(['fetch', '-', '--cache', join(env.tmp.dir, 'q.sqlite'), '--quiet'], {
       input: 'url\n',
     });
     expect(quiet).toMatchObject({ code: 0, stderr: '' });
@@ -136,7 +132,7 @@ describe('warming the cache', () => {
 
 describe('errors', () => {
   it('a missing input file: one line, exit 3', async () => {
-    const r = await runCli(['fetch', join(tmp.dir, 'nope.csv'), '--cache', cache]);
+    const r = await runCli(['fetch', join(env.tmp.dir, 'nope.csv'), '--cache', cache]);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^robots-audit: Cannot read .*nope\.csv: ENOENT/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -167,7 +163,7 @@ describe('errors', () => {
   });
 
   it('a file that is not a cache: exit 3', async () => {
-    const bogus = join(tmp.dir, 'bogus.sqlite');
+    const bogus = join(env.tmp.dir, 'bogus.sqlite');
     writeFileSync(bogus, 'this is not a database, just text that is long enough to have a header'.repeat(10));
     const r = await runCli(['fetch', '-', '--cache', bogus], { input: 'url\n' });
     expect(r.code).toBe(3);
@@ -179,9 +175,9 @@ describe('crash safety and sharing', () => {
   it('SIGKILL mid-run leaves a cache that opens, is consistent, and a second run completes', async () => {
     const hosts = Array.from({ length: 3000 }, (_, i) => `k${i}.test`);
     for (const h of hosts)
-      srv.set(h, { kind: 'respond', body: `User-agent: *\nDisallow: /${h}\n`, delayMs: 20 });
-    const input = join(tmp.dir, 'kill.csv');
-    writeFileSync(input, csv([['url'], ...hosts.map((h) => [`${srv.origin(h)}/x`])]));
+      env.srv.set(h, { kind: 'respond', body: `User-agent: *\nDisallow: /${h}\n`, delayMs: 20 });
+    const input = join(env.tmp.dir, 'kill.csv');
+    writeFileSync(input, csv([['url'], ...hosts.map((h) => [`${env.srv.origin(h)}/x`])]));
     const child = spawn(
       process.execPath,
       [CLI, 'fetch', input, ...local(), '--concurrency', '16', '--quiet'],
@@ -192,11 +188,11 @@ describe('crash safety and sharing', () => {
     // Kill once some batches are committed and many fetches are still running.
     for (let i = 0; i < 400; i++) {
       await new Promise((r) => setTimeout(r, 25));
-      if (existsSync(cache) && srv.totalHits() > 600) break;
+      if (existsSync(cache) && env.srv.totalHits() > 600) break;
     }
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
-    const hitsBefore = srv.totalHits();
+    const hitsBefore = env.srv.totalHits();
     expect(hitsBefore).toBeGreaterThan(600);
     expect(hitsBefore).toBeLessThan(3000);
 
@@ -206,20 +202,20 @@ describe('crash safety and sharing', () => {
     expect(saved.length).toBeLessThanOrEqual(hitsBefore);
     expect(saved.every((r) => r.outcome === 'parsed')).toBe(true);
 
-    srv.resetCounts();
+    env.srv.resetCounts();
     const again = await runCli(['fetch', input, ...local(), '--concurrency', '64']);
     expect(again.code).toBe(0);
     // What was committed before the kill is answered from the cache; only the rest is fetched.
-    expect(srv.totalHits()).toBe(3000 - saved.length);
+    expect(env.srv.totalHits()).toBe(3000 - saved.length);
     expect(currentRows(cache)).toHaveLength(3000);
     expect(integrity(cache)).toBe('ok');
   });
 
   it('SIGINT: exit 130 after committing what was fetched so far', async () => {
     const hosts = Array.from({ length: 400 }, (_, i) => `int${i}.test`);
-    for (const h of hosts) srv.set(h, { kind: 'respond', body: 'User-agent: *\n', delayMs: 100 });
-    const input = join(tmp.dir, 'int.csv');
-    writeFileSync(input, csv([['url'], ...hosts.map((h) => [`${srv.origin(h)}/`])]));
+    for (const h of hosts) env.srv.set(h, { kind: 'respond', body: 'User-agent: *\n', delayMs: 100 });
+    const input = join(env.tmp.dir, 'int.csv');
+    writeFileSync(input, csv([['url'], ...hosts.map((h) => [`${env.srv.origin(h)}/`])]));
     const child = spawn(
       process.execPath,
       [CLI, 'fetch', input, ...local(), '--concurrency', '4', '--quiet'],
@@ -227,25 +223,25 @@ describe('crash safety and sharing', () => {
         stdio: 'ignore',
       },
     );
-    for (let i = 0; i < 400 && srv.totalHits() < 40; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && env.srv.totalHits() < 40; i++) await new Promise((r) => setTimeout(r, 25));
     child.kill('SIGINT');
     const code = await new Promise((r) => child.once('exit', (c) => r(c)));
     expect(code).toBe(130);
     const saved = currentRows(cache).length;
     // Only the ≤ 4 requests in flight are missing; without the handler's flush, the last half second of
     // results (the batch timer's span, ~20 origins here) would be missing too.
-    expect(saved).toBeGreaterThanOrEqual(srv.totalHits() - 4);
+    expect(saved).toBeGreaterThanOrEqual(env.srv.totalHits() - 4);
     expect(saved).toBeLessThan(400);
   });
 
   it('two processes warming overlapping inputs into one file: both succeed, one current version per origin', async () => {
     const hosts = Array.from({ length: 400 }, (_, i) => `m${i}.test`);
     for (const h of hosts)
-      srv.set(h, { kind: 'respond', body: `User-agent: *\nDisallow: /${h}\n`, delayMs: 2 });
-    const a = join(tmp.dir, 'a.csv');
-    const b = join(tmp.dir, 'b.csv');
-    writeFileSync(a, csv([['url'], ...hosts.slice(0, 300).map((h) => [`${srv.origin(h)}/`])]));
-    writeFileSync(b, csv([['url'], ...hosts.slice(100).map((h) => [`${srv.origin(h)}/`])]));
+      env.srv.set(h, { kind: 'respond', body: `User-agent: *\nDisallow: /${h}\n`, delayMs: 2 });
+    const a = join(env.tmp.dir, 'a.csv');
+    const b = join(env.tmp.dir, 'b.csv');
+    writeFileSync(a, csv([['url'], ...hosts.slice(0, 300).map((h) => [`${env.srv.origin(h)}/`])]));
+    writeFileSync(b, csv([['url'], ...hosts.slice(100).map((h) => [`${env.srv.origin(h)}/`])]));
     const [ra, rb] = await Promise.all([runCli(['fetch', a, ...local()]), runCli(['fetch', b, ...local()])]);
     expect(ra.code).toBe(0);
     expect(rb.code).toBe(0);

@@ -4,40 +4,31 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PolicyCache } from '../../src/pipeline/cache/policy-cache.js';
 import { createLivePolicyProvider, type FetchEvent } from '../../src/pipeline/live-policy-provider.js';
 import type { Options } from '../../src/pipeline/options.js';
-import { type MultiHostServer, ok, startMultiHostServer } from '../helpers/multi-host-server.js';
-import { at, FAST, liveOptions, sha256, tempDir } from './fetch/harness.js';
+import { ok } from '../helpers/multi-host-server.js';
+import { at, FAST, liveOptions, sha256, useServerAndTempDir } from './fetch/harness.js';
 
-let srv: MultiHostServer;
-let tmp: ReturnType<typeof tempDir>;
+const env = useServerAndTempDir();
 let cachePath: string;
 let n = 0;
 const DAY = 24 * 3600 * 1000;
 
-beforeAll(async () => {
-  srv = await startMultiHostServer();
-  tmp = tempDir();
-});
-afterAll(async () => {
-  await srv.close();
-  tmp.cleanup();
-});
 beforeEach(() => {
-  cachePath = join(tmp.dir, `c${++n}.sqlite`);
-  srv.resetCounts();
+  cachePath = join(env.tmp.dir, `c${++n}.sqlite`);
+  env.srv.resetCounts();
 });
 
 /** One "run": a provider over the shared cache file, closed afterwards. */
 async function run(hosts: string[], extra: Partial<Options> = {}, events: FetchEvent[] = []) {
-  const provider = createLivePolicyProvider(liveOptions(srv, cachePath, extra), {
+  const provider = createLivePolicyProvider(liveOptions(env.srv, cachePath, extra), {
     ...FAST,
     onEvent: (e) => events.push(e),
   });
   try {
-    const policies = await Promise.all(hosts.map((h) => provider.get(at(srv, h))));
+    const policies = await Promise.all(hosts.map((h) => provider.get(at(env.srv, h))));
     return { policies, stats: provider.stats() };
   } finally {
     await provider.close();
@@ -67,11 +58,11 @@ describe('single flight and the concurrency limit', () => {
   it('each origin is fetched exactly once however many rows name it', async () => {
     const hosts = Array.from({ length: 300 }, (_, i) => `sf${i}.test`);
     for (const h of hosts)
-      srv.set(h, { kind: 'respond', body: `User-agent: *\nDisallow: /${h}\n`, delayMs: 5 });
+      env.srv.set(h, { kind: 'respond', body: `User-agent: *\nDisallow: /${h}\n`, delayMs: 5 });
     const rows = Array.from({ length: 3000 }, (_, i) => hosts[(i * 7919) % hosts.length]!);
     const { policies, stats } = await run(rows, { concurrency: 16 });
-    for (const h of hosts) expect(srv.hits(h)).toBe(1);
-    expect(srv.totalHits()).toBe(300);
+    for (const h of hosts) expect(env.srv.hits(h)).toBe(1);
+    expect(env.srv.totalHits()).toBe(300);
     expect(policies.every((p) => p.outcome === 'parsed')).toBe(true);
     expect(policies[0]!.sha256).toBe(sha256(`User-agent: *\nDisallow: /${rows[0]}\n`));
     expect(stats).toMatchObject({ answered: 3000, fetched: 300 });
@@ -79,17 +70,17 @@ describe('single flight and the concurrency limit', () => {
 
   it('never more fetches in flight than --concurrency', async () => {
     const hosts = Array.from({ length: 60 }, (_, i) => `cc${i}.test`);
-    for (const h of hosts) srv.set(h, { kind: 'respond', body: 'User-agent: *\n', delayMs: 40 });
+    for (const h of hosts) env.srv.set(h, { kind: 'respond', body: 'User-agent: *\n', delayMs: 40 });
     await run(hosts, { concurrency: 7 });
-    expect(srv.peakConcurrency()).toBe(7);
+    expect(env.srv.peakConcurrency()).toBe(7);
   });
 
   it('a second run answers from the fresh cache without any request', async () => {
-    srv.set('warm.test', ok('User-agent: *\nDisallow: /w\n'));
+    env.srv.set('warm.test', ok('User-agent: *\nDisallow: /w\n'));
     await run(['warm.test']);
-    srv.resetCounts();
+    env.srv.resetCounts();
     const { policies, stats } = await run(['warm.test', 'warm.test']);
-    expect(srv.hits('warm.test')).toBe(0);
+    expect(env.srv.hits('warm.test')).toBe(0);
     expect(policies[0]).toMatchObject({
       outcome: 'parsed',
       source: 'cache',
@@ -99,35 +90,35 @@ describe('single flight and the concurrency limit', () => {
   });
 
   it('with --max-age 0, an origin is still fetched once per run', async () => {
-    srv.set('zero.test', ok('User-agent: *\n'));
-    const provider = createLivePolicyProvider(liveOptions(srv, cachePath, { maxAge: 0 }), FAST);
-    await provider.get(at(srv, 'zero.test'));
-    const again = await provider.get(at(srv, 'zero.test'));
+    env.srv.set('zero.test', ok('User-agent: *\n'));
+    const provider = createLivePolicyProvider(liveOptions(env.srv, cachePath, { maxAge: 0 }), FAST);
+    await provider.get(at(env.srv, 'zero.test'));
+    const again = await provider.get(at(env.srv, 'zero.test'));
     await provider.close();
     expect(again.source).toBe('cache');
-    expect(srv.hits('zero.test')).toBe(1);
+    expect(env.srv.hits('zero.test')).toBe(1);
   });
 });
 
 describe('expiry and revalidation', () => {
   it('an entry older than --max-age is fetched again', async () => {
-    srv.set('old.test', ok('User-agent: *\n'));
+    env.srv.set('old.test', ok('User-agent: *\n'));
     await run(['old.test']);
     age(2 * 3600 * 1000);
     const { policies } = await run(['old.test'], { maxAge: 3600 });
-    expect(srv.hits('old.test')).toBe(2);
+    expect(env.srv.hits('old.test')).toBe(2);
     expect(policies[0]!.source).toBe('fetch');
   });
 
   it('sends If-None-Match / If-Modified-Since; a 304 renews the cached copy', async () => {
     const body = 'User-agent: *\nDisallow: /etag\n';
     const lastModified = 'Wed, 21 Oct 2015 07:28:00 GMT';
-    srv.set('etag.test', { kind: 'conditional', body, etag: '"abc"', lastModified });
+    env.srv.set('etag.test', { kind: 'conditional', body, etag: '"abc"', lastModified });
     const first = (await run(['etag.test'])).policies[0]!;
     expect(first).toMatchObject({ source: 'fetch', status: 200, etag: '"abc"', lastModified });
     age(DAY + 1000);
     const second = (await run(['etag.test'])).policies[0]!;
-    const [, req] = srv.requests('etag.test');
+    const [, req] = env.srv.requests('etag.test');
     expect(req!.headers['if-none-match']).toBe('"abc"');
     expect(req!.headers['if-modified-since']).toBe(lastModified);
     expect(second).toMatchObject({
@@ -146,10 +137,10 @@ describe('expiry and revalidation', () => {
   });
 
   it('a changed body starts a new version; the old one keeps the span it was in force', async () => {
-    srv.set('change.test', ok('User-agent: *\nDisallow: /v1\n'));
+    env.srv.set('change.test', ok('User-agent: *\nDisallow: /v1\n'));
     const v1 = (await run(['change.test'])).policies[0]!;
     age(DAY + 1000);
-    srv.set('change.test', ok('User-agent: *\nDisallow: /v2\n'));
+    env.srv.set('change.test', ok('User-agent: *\nDisallow: /v2\n'));
     const v2 = (await run(['change.test'])).policies[0]!;
     expect(v2).toMatchObject({ source: 'fetch', sha256: sha256('User-agent: *\nDisallow: /v2\n') });
     const versions = history(v2.origin);
@@ -160,7 +151,7 @@ describe('expiry and revalidation', () => {
   });
 
   it('the same body again only confirms the version (no new history row)', async () => {
-    srv.set('same.test', ok('User-agent: *\n'));
+    env.srv.set('same.test', ok('User-agent: *\n'));
     await run(['same.test']);
     age(DAY + 1000);
     const again = (await run(['same.test'])).policies[0]!;
@@ -173,10 +164,10 @@ describe('expiry and revalidation', () => {
 describe('stale if unreachable', () => {
   it('an unreachable origin with a parsed copy younger than 30 days answers with that copy, marked stale', async () => {
     const body = 'User-agent: *\nDisallow: /kept\n';
-    srv.set('down.test', ok(body));
+    env.srv.set('down.test', ok(body));
     const good = (await run(['down.test'])).policies[0]!;
     age(10 * DAY);
-    srv.set('down.test', { kind: 'respond', status: 503 });
+    env.srv.set('down.test', { kind: 'respond', status: 503 });
     const stale = (await run(['down.test'])).policies[0]!;
     expect(stale).toMatchObject({
       outcome: 'parsed',
@@ -190,17 +181,17 @@ describe('stale if unreachable', () => {
     const versions = history(stale.origin);
     expect(versions.map((v) => v.outcome)).toEqual(['parsed', 'unreachable']);
     // A run within max-age answers the same from the cache, without a request.
-    srv.resetCounts();
+    env.srv.resetCounts();
     const cached = (await run(['down.test'])).policies[0]!;
-    expect(srv.hits('down.test')).toBe(0);
+    expect(env.srv.hits('down.test')).toBe(0);
     expect(cached).toMatchObject({ source: 'stale', stale: true, sha256: sha256(body) });
   });
 
   it('a network failure is stale too, with its error code as the cause', async () => {
-    srv.set('gone.test', ok('User-agent: *\n'));
+    env.srv.set('gone.test', ok('User-agent: *\n'));
     await run(['gone.test']);
     age(2 * DAY);
-    srv.set('gone.test', { kind: 'close-without-response' });
+    env.srv.set('gone.test', { kind: 'close-without-response' });
     const p = (await run(['gone.test'])).policies[0]!;
     expect(p).toMatchObject({
       source: 'stale',
@@ -209,10 +200,10 @@ describe('stale if unreachable', () => {
   });
 
   it('a parsed copy older than 30 days is not used: unreachable', async () => {
-    srv.set('ancient.test', ok('User-agent: *\n'));
+    env.srv.set('ancient.test', ok('User-agent: *\n'));
     await run(['ancient.test']);
     age(31 * DAY);
-    srv.set('ancient.test', { kind: 'respond', status: 500 });
+    env.srv.set('ancient.test', { kind: 'respond', status: 500 });
     const p = (await run(['ancient.test'])).policies[0]!;
     expect(p).toMatchObject({
       outcome: 'unreachable',
@@ -224,10 +215,10 @@ describe('stale if unreachable', () => {
   });
 
   it('an unavailable (4xx) answer is not stale: it replaces the copy', async () => {
-    srv.set('removed.test', ok('User-agent: *\nDisallow: /\n'));
+    env.srv.set('removed.test', ok('User-agent: *\nDisallow: /\n'));
     await run(['removed.test']);
     age(2 * DAY);
-    srv.set('removed.test', { kind: 'respond', status: 404 });
+    env.srv.set('removed.test', { kind: 'respond', status: 404 });
     const p = (await run(['removed.test'])).policies[0]!;
     expect(p).toMatchObject({ outcome: 'unavailable', source: 'fetch', status: 404, stale: false });
   });
@@ -235,7 +226,7 @@ describe('stale if unreachable', () => {
 
 describe('events', () => {
   it('reports fetch, retry and policy events', async () => {
-    srv.set('ev.test', {
+    env.srv.set('ev.test', {
       kind: 'sequence',
       steps: [{ kind: 'respond', status: 502 }, ok('User-agent: *\n')],
     });

@@ -3,35 +3,24 @@
  * flagged; gzip/deflate/br decoded as a stream so a compression bomb costs no more memory than the cap.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
 import type { Options } from '../../../src/pipeline/options.js';
-import {
-  type Behaviour,
-  type MultiHostServer,
-  startMultiHostServer,
-} from '../../helpers/multi-host-server.js';
-import { at, FAST, liveOptions, sha256, tempDir } from './harness.js';
+import type { Behaviour } from '../../helpers/multi-host-server.js';
+import { at, FAST, liveOptions, sha256, useServerAndTempDir } from './harness.js';
 
-let srv: MultiHostServer;
-let tmp: ReturnType<typeof tempDir>;
+const env = useServerAndTempDir();
 let n = 0;
 const KIB = 1024;
 
-beforeAll(async () => {
-  srv = await startMultiHostServer();
-  tmp = tempDir();
-});
-afterAll(async () => {
-  await srv.close();
-  tmp.cleanup();
-});
-
 async function fetchOne(host: string, b: Behaviour, extra: Partial<Options> = {}) {
-  srv.set(host, b);
-  const provider = createLivePolicyProvider(liveOptions(srv, join(tmp.dir, `c${++n}.sqlite`), extra), FAST);
+  env.srv.set(host, b);
+  const provider = createLivePolicyProvider(
+    liveOptions(env.srv, join(env.tmp.dir, `c${++n}.sqlite`), extra),
+    FAST,
+  );
   try {
-    return await provider.get(at(srv, host));
+    return await provider.get(at(env.srv, host));
   } finally {
     await provider.close();
   }

@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { type Options, resolveOptions } from '../../../src/pipeline/options.js';
 import type { Origin } from '../../../src/pipeline/policy.js';
-import type { MultiHostServer } from '../../helpers/multi-host-server.js';
+import { type MultiHostServer, startMultiHostServer } from '../../helpers/multi-host-server.js';
 
 // A proxy configured on the machine would carry test traffic off loopback: tests never inherit one
 // (spawned CLIs get process.env, so they are covered too). proxy.test.ts sets its own.
@@ -13,9 +14,28 @@ for (const name of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'n
   delete process.env[name];
 }
 
-export function tempDir(): { dir: string; cleanup(): void } {
+export interface TempDir {
+  dir: string;
+  cleanup(): void;
+}
+
+export function tempDir(): TempDir {
   const dir = mkdtempSync(join(tmpdir(), 'robots-audit-fetch-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The test file's multi-host server and temp dir: started before its tests, closed and removed after. */
+export function useServerAndTempDir(): { readonly srv: MultiHostServer; readonly tmp: TempDir } {
+  const env = {} as { srv: MultiHostServer; tmp: TempDir };
+  beforeAll(async () => {
+    env.srv = await startMultiHostServer();
+    env.tmp = tempDir();
+  });
+  afterAll(async () => {
+    await env.srv.close();
+    env.tmp.cleanup();
+  });
+  return env;
 }
 
 /** Options for a live provider against the local server: every host pinned to 127.0.0.1. */

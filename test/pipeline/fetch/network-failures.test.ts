@@ -4,33 +4,21 @@
  */
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
 import type { Options } from '../../../src/pipeline/options.js';
 import type { Origin } from '../../../src/pipeline/policy.js';
-import {
-  type Behaviour,
-  type MultiHostServer,
-  ok,
-  startMultiHostServer,
-} from '../../helpers/multi-host-server.js';
-import { at, FAST, liveOptions, tempDir } from './harness.js';
+import { type Behaviour, ok } from '../../helpers/multi-host-server.js';
+import { at, FAST, liveOptions, useServerAndTempDir } from './harness.js';
 
-let srv: MultiHostServer;
-let tmp: ReturnType<typeof tempDir>;
+const env = useServerAndTempDir();
 let n = 0;
 
-beforeAll(async () => {
-  srv = await startMultiHostServer();
-  tmp = tempDir();
-});
-afterAll(async () => {
-  await srv.close();
-  tmp.cleanup();
-});
-
 async function fetchAt(origin: Origin, extra: Partial<Options> = {}) {
-  const provider = createLivePolicyProvider(liveOptions(srv, join(tmp.dir, `c${++n}.sqlite`), extra), FAST);
+  const provider = createLivePolicyProvider(
+    liveOptions(env.srv, join(env.tmp.dir, `c${++n}.sqlite`), extra),
+    FAST,
+  );
   try {
     return await provider.get(origin);
   } finally {
@@ -44,8 +32,8 @@ async function fetchOne(
   extra: Partial<Options> = {},
   scheme: 'http' | 'https' = 'http',
 ) {
-  srv.set(host, b);
-  return fetchAt(at(srv, host, scheme), extra);
+  env.srv.set(host, b);
+  return fetchAt(at(env.srv, host, scheme), extra);
 }
 
 const unreachable = (errorCode: string) => ({
@@ -74,7 +62,7 @@ describe('timeouts, all inside one --timeout budget', () => {
     const p = await fetchOne('trickle.test', { kind: 'trickle', intervalMs: 50 }, { timeout: 0.6 });
     expect(p).toMatchObject({
       ...unreachable('ERR_BODY_TIMEOUT'),
-      finalUrl: `http://trickle.test:${srv.httpPort}/robots.txt`,
+      finalUrl: `http://trickle.test:${env.srv.httpPort}/robots.txt`,
     });
     expect(Date.now() - started).toBeLessThan(3000);
   });
@@ -92,7 +80,7 @@ describe('timeouts, all inside one --timeout budget', () => {
       { timeout: 0.4, retries: 1 },
     );
     expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(srv.hits(host)).toBe(2);
+    expect(env.srv.hits(host)).toBe(2);
   });
 });
 
@@ -133,7 +121,7 @@ describe('connection failures', () => {
 
   it('transient failures are retried: hits = 1 + retries', async () => {
     await fetchOne('hangup2.test', { kind: 'close-without-response' }, { retries: 2 });
-    expect(srv.hits('hangup2.test')).toBe(3);
+    expect(env.srv.hits('hangup2.test')).toBe(3);
   });
 });
 
@@ -141,13 +129,13 @@ describe('TLS failures → ERR_TLS (not retried)', () => {
   it('a certificate not signed by a trusted CA', async () => {
     const p = await fetchOne('rogue.untrusted.test', ok('User-agent: *\n'), { retries: 2 }, 'https');
     expect(p).toMatchObject(unreachable('ERR_TLS'));
-    expect(srv.hits('rogue.untrusted.test')).toBe(0);
+    expect(env.srv.hits('rogue.untrusted.test')).toBe(0);
   });
 
   it('a certificate for another name', async () => {
     const p = await fetchOne('wrong-name.test', ok('User-agent: *\n'), {}, 'https');
     expect(p).toMatchObject(unreachable('ERR_TLS'));
-    expect(srv.hits('wrong-name.test')).toBe(0);
+    expect(env.srv.hits('wrong-name.test')).toBe(0);
   });
 
   it('without --ca-file the test CA is not trusted (system CAs only)', async () => {
@@ -160,7 +148,7 @@ describe('TLS failures → ERR_TLS (not retried)', () => {
     expect(p).toMatchObject({
       outcome: 'parsed',
       status: 200,
-      finalUrl: `https://good2.tls.test:${srv.httpsPort}/robots.txt`,
+      finalUrl: `https://good2.tls.test:${env.srv.httpsPort}/robots.txt`,
     });
   });
 });

@@ -3,41 +3,26 @@
  * 4xx unavailable, 429/5xx unreachable; policy AND evidence asserted for each.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createLivePolicyProvider,
   type LivePolicyProvider,
 } from '../../../src/pipeline/live-policy-provider.js';
-import {
-  type Behaviour,
-  type MultiHostServer,
-  ok,
-  startMultiHostServer,
-} from '../../helpers/multi-host-server.js';
-import { at, FAST, liveOptions, sha256, tempDir } from './harness.js';
+import { type Behaviour, ok } from '../../helpers/multi-host-server.js';
+import { at, FAST, liveOptions, sha256, useServerAndTempDir } from './harness.js';
 
-let srv: MultiHostServer;
-let tmp: ReturnType<typeof tempDir>;
+const env = useServerAndTempDir();
 let n = 0;
-
-beforeAll(async () => {
-  srv = await startMultiHostServer();
-  tmp = tempDir();
-});
-afterAll(async () => {
-  await srv.close();
-  tmp.cleanup();
-});
 
 /** A fresh provider and cache file per call, so nothing is answered from an earlier test's cache. */
 async function fetchOne(host: string, b: Behaviour, extra = {}, scheme: 'http' | 'https' = 'http') {
-  srv.set(host, b);
+  env.srv.set(host, b);
   const provider: LivePolicyProvider = createLivePolicyProvider(
-    liveOptions(srv, join(tmp.dir, `c${++n}.sqlite`), extra),
+    liveOptions(env.srv, join(env.tmp.dir, `c${++n}.sqlite`), extra),
     FAST,
   );
   try {
-    return await provider.get(at(srv, host, scheme));
+    return await provider.get(at(env.srv, host, scheme));
   } finally {
     await provider.close();
   }
@@ -50,11 +35,11 @@ describe('2xx: parsed', () => {
     const host = `s${status}.test`;
     const p = await fetchOne(host, { kind: 'respond', status, body: ROBOTS, headers: { etag: '"v1"' } });
     expect(p).toMatchObject({
-      origin: `http://${host}:${srv.httpPort}`,
+      origin: `http://${host}:${env.srv.httpPort}`,
       outcome: 'parsed',
       source: 'fetch',
-      robotsUrl: `http://${host}:${srv.httpPort}/robots.txt`,
-      finalUrl: `http://${host}:${srv.httpPort}/robots.txt`,
+      robotsUrl: `http://${host}:${env.srv.httpPort}/robots.txt`,
+      finalUrl: `http://${host}:${env.srv.httpPort}/robots.txt`,
       status,
       errorCode: null,
       bytes: ROBOTS.length,
@@ -90,7 +75,7 @@ describe('2xx: parsed', () => {
 
   it('sends the configured User-Agent and offers gzip, deflate, br', async () => {
     await fetchOne('ua.test', ok(ROBOTS), { httpUserAgent: 'AuditBot/9.9 (+https://example.org)' });
-    const [req] = srv.requests('ua.test');
+    const [req] = env.srv.requests('ua.test');
     expect(req!.headers['user-agent']).toBe('AuditBot/9.9 (+https://example.org)');
     expect(req!.headers['accept-encoding']).toBe('gzip, deflate, br');
     expect(req!.path).toBe('/robots.txt');
@@ -105,11 +90,11 @@ describe('3xx: redirects', () => {
       expect(p).toMatchObject({
         outcome: 'parsed',
         status: 200,
-        robotsUrl: `http://${host}:${srv.httpPort}/robots.txt`,
-        finalUrl: `http://${host}:${srv.httpPort}/hop/${hops}`,
+        robotsUrl: `http://${host}:${env.srv.httpPort}/robots.txt`,
+        finalUrl: `http://${host}:${env.srv.httpPort}/hop/${hops}`,
       });
       expect(Buffer.from(p.body!).toString()).toContain('Disallow: /chained');
-      expect(srv.hits(host)).toBe(hops + 1);
+      expect(env.srv.hits(host)).toBe(hops + 1);
     }
   });
 
@@ -120,22 +105,22 @@ describe('3xx: redirects', () => {
       outcome: 'unavailable',
       status: 302,
       errorCode: 'ERR_TOO_MANY_REDIRECTS',
-      finalUrl: `http://${host}:${srv.httpPort}/hop/5`,
+      finalUrl: `http://${host}:${env.srv.httpPort}/hop/5`,
       body: null,
       bytes: 0,
     });
-    expect(srv.hits(host)).toBe(6);
+    expect(env.srv.hits(host)).toBe(6);
   });
 
   it('a loop is unavailable as soon as a URL repeats', async () => {
-    srv.set('loop-b.test', { kind: 'redirect', location: `${srv.origin('loop-a.test')}/robots.txt` });
+    env.srv.set('loop-b.test', { kind: 'redirect', location: `${env.srv.origin('loop-a.test')}/robots.txt` });
     const p = await fetchOne('loop-a.test', {
       kind: 'redirect',
-      location: `${srv.origin('loop-b.test')}/robots.txt`,
+      location: `${env.srv.origin('loop-b.test')}/robots.txt`,
     });
     expect(p).toMatchObject({ outcome: 'unavailable', errorCode: 'ERR_REDIRECT_LOOP', status: 301 });
-    expect(srv.hits('loop-a.test')).toBe(1);
-    expect(srv.hits('loop-b.test')).toBe(1);
+    expect(env.srv.hits('loop-a.test')).toBe(1);
+    expect(env.srv.hits('loop-b.test')).toBe(1);
   });
 
   it('a self-redirect is a loop', async () => {
@@ -144,28 +129,28 @@ describe('3xx: redirects', () => {
   });
 
   it('cross-host redirects are followed; the policy stays the original origin’s', async () => {
-    srv.set('target.test', ok(ROBOTS));
+    env.srv.set('target.test', ok(ROBOTS));
     const p = await fetchOne('moved.test', {
       kind: 'redirect',
-      location: `${srv.origin('target.test')}/robots.txt`,
+      location: `${env.srv.origin('target.test')}/robots.txt`,
     });
     expect(p).toMatchObject({
-      origin: `http://moved.test:${srv.httpPort}`,
+      origin: `http://moved.test:${env.srv.httpPort}`,
       outcome: 'parsed',
-      finalUrl: `http://target.test:${srv.httpPort}/robots.txt`,
+      finalUrl: `http://target.test:${env.srv.httpPort}/robots.txt`,
       sha256: sha256(ROBOTS),
     });
   });
 
   it('http → https across hosts, with the CA from --ca-file', async () => {
-    srv.set('secure.tls.test', ok(ROBOTS));
+    env.srv.set('secure.tls.test', ok(ROBOTS));
     const p = await fetchOne('plain.test', {
       kind: 'redirect',
-      location: `${srv.origin('secure.tls.test', 'https')}/robots.txt`,
+      location: `${env.srv.origin('secure.tls.test', 'https')}/robots.txt`,
     });
     expect(p).toMatchObject({
       outcome: 'parsed',
-      finalUrl: `https://secure.tls.test:${srv.httpsPort}/robots.txt`,
+      finalUrl: `https://secure.tls.test:${env.srv.httpsPort}/robots.txt`,
     });
   });
 
@@ -198,7 +183,7 @@ describe('429 and 5xx: unreachable (disallow all), retried', () => {
     const host = `r${status}.test`;
     const p = await fetchOne(host, { kind: 'respond', status }, { retries: 2 });
     expect(p).toMatchObject({ outcome: 'unreachable', status, errorCode: null, body: null, source: 'fetch' });
-    expect(srv.hits(host)).toBe(3);
+    expect(env.srv.hits(host)).toBe(3);
   });
 
   it('a 503 then a 200 ends parsed after one retry', async () => {
@@ -209,7 +194,7 @@ describe('429 and 5xx: unreachable (disallow all), retried', () => {
       { retries: 2 },
     );
     expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(srv.hits(host)).toBe(2);
+    expect(env.srv.hits(host)).toBe(2);
   });
 
   it('Retry-After within --max-retry-after is honoured', async () => {
@@ -225,7 +210,7 @@ describe('429 and 5xx: unreachable (disallow all), retried', () => {
     );
     expect(p.outcome).toBe('parsed');
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    expect(srv.hits(host)).toBe(2);
+    expect(env.srv.hits(host)).toBe(2);
   });
 
   it('Retry-After beyond --max-retry-after stops retrying (unreachable for now)', async () => {
@@ -239,12 +224,12 @@ describe('429 and 5xx: unreachable (disallow all), retried', () => {
       { retries: 3, maxRetryAfter: 5 },
     );
     expect(p).toMatchObject({ outcome: 'unreachable', status: 503 });
-    expect(srv.hits(host)).toBe(1);
+    expect(env.srv.hits(host)).toBe(1);
   });
 
   it('--retries 0 makes exactly one request', async () => {
     const host = 'noretry.test';
     await fetchOne(host, { kind: 'respond', status: 500 }, { retries: 0 });
-    expect(srv.hits(host)).toBe(1);
+    expect(env.srv.hits(host)).toBe(1);
   });
 });
