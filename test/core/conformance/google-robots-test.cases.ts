@@ -342,3 +342,26 @@ export const LINE_TOO_LONG_CASES: BodyCase[] = [
     'allow lines cut',
   ),
 ];
+
+// robots_test.cc TestGetPathParamsQuery (the same commit): [url, expected path+params+query].
+export const GET_PATH_PARAMS_QUERY: [string, string][] = [
+  ['', '/'],
+  ['http://www.example.com', '/'],
+  ['http://www.example.com/', '/'],
+  ['http://www.example.com/a', '/a'],
+  ['http://www.example.com/a/', '/a/'],
+  ['http://www.example.com/a/b?c=http://d.e/', '/a/b?c=http://d.e/'],
+  ['http://www.example.com/a/b?c=d&e=f#fragment', '/a/b?c=d&e=f'],
+  ['example.com', '/'],
+  ['example.com/', '/'],
+  ['example.com/a', '/a'],
+  ['example.com/a/', '/a/'],
+  ['example.com/a/b?c=d&e=f#fragment', '/a/b?c=d&e=f'],
+  ['a', '/'],
+  ['a/', '/'],
+  ['/a', '/a'],
+  ['a/b', '/b'],
+  ['example.com?a', '/?a'],
+  ['example.com/a;b#c', '/a;b'],
+  ['//a/b/c', '/b/c'],
+];

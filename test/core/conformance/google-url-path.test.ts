@@ -6,29 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeAgent, parseRobotsTxt, pathFromUrl } from '../../../src/core/index.js';
 import type { Difference } from './conformance-helpers.js';
-
-// TestGetPathParamsQuery: [url, expected path+params+query].
-const GET_PATH_PARAMS_QUERY: [string, string][] = [
-  ['', '/'],
-  ['http://www.example.com', '/'],
-  ['http://www.example.com/', '/'],
-  ['http://www.example.com/a', '/a'],
-  ['http://www.example.com/a/', '/a/'],
-  ['http://www.example.com/a/b?c=http://d.e/', '/a/b?c=http://d.e/'],
-  ['http://www.example.com/a/b?c=d&e=f#fragment', '/a/b?c=d&e=f'],
-  ['example.com', '/'],
-  ['example.com/', '/'],
-  ['example.com/a', '/a'],
-  ['example.com/a/', '/a/'],
-  ['example.com/a/b?c=d&e=f#fragment', '/a/b?c=d&e=f'],
-  ['a', '/'],
-  ['a/', '/'],
-  ['/a', '/a'],
-  ['a/b', '/b'],
-  ['example.com?a', '/?a'],
-  ['example.com/a;b#c', '/a;b'],
-  ['//a/b/c', '/b/c'],
-];
+import { GET_PATH_PARAMS_QUERY } from './google-robots-test.cases.js';
 
 describe('google/robotstxt TestGetPathParamsQuery → pathFromUrl', () => {
   it.each(GET_PATH_PARAMS_QUERY)('pathFromUrl(%j) === %j', (url, path) => {
