@@ -56,8 +56,9 @@ function alternation(pieces: readonly string[]): string {
 }
 
 /** The second chars of prefixes that all start with '/' (as bits), or undefined. */
-function leadChars(prefixes: readonly string[]): Int32Array | undefined {
-  const lead = new Int32Array(4);
+function leadChars(prefixes: readonly string[]): number[] | undefined {
+  // Four plain numbers: a typed array would cost an ArrayBuffer and its backing store per rule set.
+  const lead = [0, 0, 0, 0];
   for (const p of prefixes) {
     const c = p.length >= 2 && p.charCodeAt(0) === 47 ? p.charCodeAt(1) : 128;
     if (c >= 128) return undefined;
@@ -100,7 +101,7 @@ export class RuleIndex implements RuleTable {
    * second char (4 × 32 bits): a path whose first two chars are not among them matches nothing, which
    * `decide` can tell without reading the table. Undefined when some prefix is shorter or different.
    */
-  readonly lead: Int32Array | undefined;
+  readonly lead: readonly number[] | undefined;
 
   constructor(ordered: OrderedRules) {
     const n = ordered.patterns.length;
