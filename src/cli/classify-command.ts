@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { hasCode } from '../core/errors.js';
-import { classify } from '../pipeline/classify.js';
+import { runClassify } from '../pipeline/classify-thread.js';
 import { formatSummary } from '../pipeline/summary.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
 import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions } from './fetch-command.js';
@@ -33,7 +33,7 @@ async function run(argv: ClassifyArgs): Promise<number> {
   });
   try {
     const quiet = argv.quiet === true;
-    const summary = await classify({
+    const summary = await runClassify({
       ...networkAndInputOptions(argv),
       input: inputPath(argv.input),
       output: argv.output,

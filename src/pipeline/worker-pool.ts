@@ -14,16 +14,21 @@ import type {
 } from '../workers/protocol.js';
 
 /**
- * The built worker file. From dist/ it sits beside this module's layer; when tests import src/*.ts
- * the .ts file cannot run in a worker thread, so the matching file under dist/ is used instead
- * (`npm test` builds first).
+ * A built worker entry (`rel` from this module, e.g. '../workers/classify-worker.js'). From dist/ it sits
+ * beside this module's layer; when tests import src/*.ts the .ts file cannot run in a worker thread, so
+ * the matching file under dist/ is used instead (`npm test` builds first).
  */
-export function workerFile(): string {
-  const here = fileURLToPath(new URL('../workers/classify-worker.js', import.meta.url));
+export function builtFile(rel: string): string {
+  const here = fileURLToPath(new URL(rel, import.meta.url));
   if (existsSync(here)) return here;
-  const fromDist = here.replace(/([\\/])src([\\/]workers[\\/])/, '$1dist$2');
+  const fromDist = here.replace(/([\\/])src([\\/](?:workers|pipeline)[\\/])/, '$1dist$2');
   if (existsSync(fromDist)) return fromDist;
   throw new RobotsAuditError('ERR_NO_WORKER', `worker file not found (${fromDist}); run \`npm run build\``);
+}
+
+/** The classify worker's entry file. */
+export function workerFile(): string {
+  return builtFile('../workers/classify-worker.js');
 }
 
 export type PolicyResolver = (req: PolicyRequest) => Promise<WirePolicy[]>;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -58,4 +58,28 @@ export function writeRobots(dir: string, files: Record<string, string>): string 
   mkdirSync(robots, { recursive: true });
   for (const [name, body] of Object.entries(files)) writeFileSync(path.join(robots, name), body);
   return robots;
+}
+
+/**
+ * A run to stop: an input of `rows` records of a.example, an output in a fresh empty directory, and a
+ * signal aborted with 'SIGINT' after `afterMs`. `leftNothing()` is true when that directory is empty.
+ */
+export function abortCase(
+  dir: string,
+  rows: number,
+  afterMs = 150,
+): { input: string; output: string; signal: AbortSignal; leftNothing: () => boolean } {
+  const input = path.join(dir, `big-${rows}.csv`);
+  const lines = ['host,url'];
+  for (let i = 0; i < rows; i++) lines.push(`a.example,https://a.example/p/${i}`);
+  writeFileSync(input, `${lines.join('\n')}\n`);
+  const out = tempDir('ra-abort-');
+  const ac = new AbortController();
+  setTimeout(() => ac.abort('SIGINT'), afterMs);
+  return {
+    input,
+    output: path.join(out, 'v.csv'),
+    signal: ac.signal,
+    leftNothing: () => readdirSync(out).length === 0,
+  };
 }

@@ -1,11 +1,12 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/pipeline/classify.js';
-import { MESSY_ROBOTS, messyLog, tempDir, writeRobots } from './classify-data.js';
+import { classifyInThread } from '../../src/pipeline/classify-thread.js';
+import { abortCase, MESSY_ROBOTS, messyLog, tempDir, writeRobots } from './classify-data.js';
 
 const dir = tempDir();
 const robots = writeRobots(dir, MESSY_ROBOTS);
@@ -95,21 +96,22 @@ describe('classify (library)', () => {
     expect(Object.keys(s.timing)).toEqual(['wallMs', 'readingMs', 'fetchingMs', 'matchingMs', 'writingMs']);
   });
 
-  it('stops on abort: rejects ERR_ABORTED and leaves no output and no temporary file', async () => {
-    const input = path.join(dir, 'big.csv');
-    const lines = ['host,url'];
-    for (let i = 0; i < 200_000; i++) lines.push(`a.example,https://a.example/p/${i}`);
-    writeFileSync(input, `${lines.join('\n')}\n`);
-    const out = tempDir('ra-abort-');
-    const output = path.join(out, 'v.csv');
-    const ac = new AbortController();
-    setTimeout(() => ac.abort('SIGINT'), 150);
-    await expect(
-      classify({ input, output, agents: ['Googlebot'], robotsDir: robots, signal: ac.signal }),
-    ).rejects.toMatchObject({ code: 'ERR_ABORTED' });
-    expect(existsSync(output)).toBe(false);
-    expect(readdirSync(out)).toEqual([]);
-  });
+  it.each([
+    ['classify', classify, 200_000],
+    ['classifyInThread', classifyInThread, 300_000],
+  ])(
+    '%s stops on abort: rejects ERR_ABORTED and leaves no output and no temporary file',
+    async (_, run, rows) => {
+      const { input, output, signal, leftNothing } = abortCase(dir, rows);
+      await expect(
+        run({ input, output, agents: ['Googlebot'], robotsDir: robots, signal }),
+      ).rejects.toMatchObject({
+        code: 'ERR_ABORTED',
+        message: 'stopped (SIGINT)',
+      });
+      expect(leftNothing()).toBe(true);
+    },
+  );
 
   it('fails with one clear error for a missing url column or input, and bad options', async () => {
     const input = path.join(dir, 'nourl.csv');

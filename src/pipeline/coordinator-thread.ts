@@ -1,0 +1,29 @@
+/**
+ * Worker-thread entry of `classifyInThread`: runs `classify` on the params it was started with and
+ * posts one plain-data reply (the summary, or the failure's code and message). An abort message from
+ * the parent stops the run.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { toFailure } from '../core/errors.js';
+import { type ClassifyParams, classify } from './classify.js';
+import type { CoordinatorAbort, CoordinatorReply } from './classify-thread.js';
+
+const port = parentPort!;
+const controller = new AbortController();
+const onMessage = (m: CoordinatorAbort) => {
+  if (m.kind === 'abort') controller.abort(m.reason);
+};
+port.on('message', onMessage);
+let reply: CoordinatorReply;
+try {
+  reply = {
+    ok: true,
+    summary: await classify({ ...(workerData as ClassifyParams), signal: controller.signal }),
+  };
+} catch (err) {
+  const { code, message } = toFailure(err);
+  reply = { ok: false, code, message };
+}
+port.postMessage(reply);
+// Without a listener the port no longer holds the thread open, so it ends once its work has.
+port.off('message', onMessage);

@@ -1,0 +1,71 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { classify } from '../../src/pipeline/classify.js';
+import { classifyInThread, runClassify, threadable } from '../../src/pipeline/classify-thread.js';
+import { MESSY_ROBOTS, messyLog, tempDir, writeRobots } from './classify-data.js';
+
+const dir = tempDir('ra-thread-');
+const robots = writeRobots(dir, MESSY_ROBOTS);
+
+/** The summary without its timings, which differ from run to run. */
+function figures(s: Awaited<ReturnType<typeof classify>>): unknown {
+  const { timing: _t, rowsPerSecond: _r, output: _o, ...rest } = s;
+  return rest;
+}
+
+describe('threadable', () => {
+  it('takes file to file runs with the policy source the options select, and nothing else', () => {
+    const base = { input: 'in.csv', output: 'out.csv', agents: ['x'] };
+    expect(threadable(base)).toBe(true);
+    expect(threadable({ ...base, output: 'out.csv.gz' })).toBe(true);
+    expect(threadable({ ...base, input: '-' })).toBe(false);
+    expect(threadable({ ...base, output: '-' })).toBe(false);
+    expect(threadable({ ...base, output: undefined })).toBe(false);
+    expect(threadable({ ...base, input: process.stdin })).toBe(false);
+    const provider = { get: async () => ({}) as never, close: async () => {} };
+    expect(threadable({ ...base, provider } as never)).toBe(false);
+  });
+});
+
+describe('classifyInThread', () => {
+  it('writes the same output and the same figures as classify in this thread', async () => {
+    const { bytes } = messyLog();
+    const input = path.join(dir, 'messy.csv');
+    writeFileSync(input, bytes);
+    const here = path.join(dir, 'here.csv');
+    const there = path.join(dir, 'there.csv');
+    const params = { input, agents: ['Googlebot', 'GPTBot'], robotsDir: robots, threads: 2 };
+    const a = await classify({ ...params, output: here });
+    const b = await classifyInThread({ ...params, output: there });
+    expect(readFileSync(there, 'utf8')).toBe(readFileSync(here, 'utf8'));
+    expect(figures(b)).toEqual(figures(a));
+    expect(b.output).toBe(there);
+    expect(b.rowsWritten).toBe(messyLog().expected.length);
+  });
+
+  it('rejects with the code and message classify gives: missing input, bad option', async () => {
+    const output = path.join(dir, 'never.csv');
+    const missing = { input: path.join(dir, 'none.csv'), output, agents: ['x'], robotsDir: robots };
+    const inThread = await classifyInThread(missing).catch((e: unknown) => e);
+    const inHere = await classify(missing).catch((e: unknown) => e);
+    expect(inThread).toMatchObject({ code: 'ERR_INPUT', message: (inHere as Error).message });
+    await expect(classifyInThread({ ...missing, threads: 'many' })).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message: expect.stringMatching(/^Invalid option `threads`/),
+    });
+    expect(existsSync(output)).toBe(false);
+  });
+
+  it('refuses what it cannot run; runClassify runs that in this thread instead', async () => {
+    const { bytes } = messyLog();
+    const input = path.join(dir, 'stdout.csv');
+    writeFileSync(input, bytes);
+    await expect(classifyInThread({ input, output: '-', agents: ['x'] })).rejects.toMatchObject({
+      code: 'ERR_USAGE',
+    });
+    const output = path.join(dir, 'run.csv');
+    const s = await runClassify({ input, output, agents: ['Googlebot'], robotsDir: robots });
+    expect(s.rowsWritten).toBe(messyLog().expected.length);
+  });
+});
