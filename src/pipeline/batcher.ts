@@ -2,8 +2,12 @@ import { RobotsAuditError } from '../core/errors.js';
 import { RecordScanner } from '../workers/record-scanner.js';
 import { BufferPool } from './buffer-pool.js';
 
-/** Bytes per batch handed to a worker (cut at the last whole record after this size). */
-export const BATCH_BYTES = 256 << 10;
+/**
+ * Bytes per batch handed to a worker (cut at the last whole record after this size). A worker holds a
+ * batch as text, its output and its stats while it waits for policies: 64 KiB batches take ~35 MiB less
+ * peak RSS than 256 KiB ones on the 2M-row benchmark for about the same CPU.
+ */
+export const BATCH_BYTES = 64 << 10;
 /** A single record longer than this stops the run: it cannot be held within flat memory. */
 export const MAX_PENDING_BYTES = 64 << 20;
 

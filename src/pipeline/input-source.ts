@@ -4,8 +4,8 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { RobotsAuditError } from '../core/errors.js';
 
-/** Bytes per read from a file. */
-const READ_CHUNK = 1 << 20;
+/** Bytes per read from a file: a few batches' worth (every chunk read is a new buffer). */
+const READ_CHUNK = 256 << 10;
 
 export interface InputSource {
   /** Decompressed bytes, in order. Reading is paused while the consumer is not asking. */
