@@ -16,8 +16,12 @@ import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from './record
 import { RowStats } from './row-stats.js';
 import { keyOf, newRowSlot, type RowOrigin, resolveRowInto } from './row-url.js';
 
-/** Per-origin counters (top hosts, top rules) travel with every this-many batches, and with the flush. */
-const REPORT_EVERY = 32;
+/**
+ * Per-origin counters (top hosts, top rules) travel with a batch once this many input bytes have been
+ * classified since the last report, and with the flush: counters add up across batches in the worker,
+ * so the coordinator merges one entry per origin and rule per report, not per batch.
+ */
+const REPORT_EVERY_BYTES = 8 << 20;
 
 export type PolicyFetcher = (req: PolicyRequest) => Promise<WirePolicy[]>;
 
@@ -52,7 +56,8 @@ export class BatchClassifier {
   private stamp = 0;
   private readonly active = new Set<number>();
   private compilesReported = 0;
-  private batches = 0;
+  /** Input bytes classified since counters were last reported. */
+  private unreportedBytes = 0;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -257,7 +262,10 @@ export class BatchClassifier {
     // Pass 2: output, in input order.
     const pieces: string[] = [];
     const rowStats = writeRows(rows, responses, store, cfg, this.invalid, pieces);
-    const stats = this.finish(rowStats, rows.count, ++this.batches % REPORT_EVERY === 0);
+    this.unreportedBytes += bytes.length;
+    const report = this.unreportedBytes >= REPORT_EVERY_BYTES;
+    if (report) this.unreportedBytes = 0;
+    const stats = this.finish(rowStats, rows.count, report);
     stats.blankLines = blankLines;
     stats.hostMismatch = hostMismatch;
     stats.policyWaitMs = policyWaitMs;
