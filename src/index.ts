@@ -3,6 +3,7 @@
 export { hasCode, RobotsAuditError } from './core/errors.js';
 export * from './core/index.js';
 export { type ClassifyParams, type ClassifySummary, classify } from './pipeline/classify.js';
+export { classifyInThread } from './pipeline/classify-thread.js';
 export { FETCH_ERROR_CODES, type FetchErrorCode } from './pipeline/fetch/error-codes.js';
 export type { FetchEvent, LivePolicyProvider, ProviderStats } from './pipeline/live-policy-provider.js';
 export { DEFAULTS, type Options, resolveOptions } from './pipeline/options.js';
