@@ -5,10 +5,11 @@ import { builtFile } from './worker-pool.js';
 
 /**
  * The coordinator thread's heap: a small young generation (its allocations are short-lived buffers
- * and promises) and an old generation well above its bounded live data (≈ 15 MiB: body cache, top
- * counters, batches in flight). Below 256 MiB V8 collects at ~1.3× live data, which keeps RSS flat.
+ * and promises) and an old generation far above its usual live data (≈ 15 MiB: body cache, top
+ * counters, batches in flight), room for top counters of many long rules. V8 grows a heap with this
+ * limit to ~1.4× its live data (on the main thread's default limit, up to 4×).
  */
-export const COORDINATOR_LIMITS = Object.freeze({ maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 192 });
+export const COORDINATOR_LIMITS = Object.freeze({ maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 });
 
 /** Once the result is in, the thread gets this long to end on its own before it is terminated. */
 const EXIT_GRACE_MS = 5000;
@@ -17,6 +18,13 @@ const EXIT_GRACE_MS = 5000;
 export type CoordinatorReply =
   | { ok: true; summary: ClassifySummary }
   | { ok: false; code: string; message: string };
+
+/** What the coordinator thread starts with: the params, and the terminal its stderr lands on, if any. */
+export interface CoordinatorData {
+  params: ClassifyParams;
+  /** The thread's stderr is forwarded to this thread's: on a terminal, progress is redrawn in place. */
+  terminal: { columns: number } | null;
+}
 
 /** Messages to the coordinator thread. */
 export interface CoordinatorAbort {
@@ -61,8 +69,12 @@ export function classifyInThread(params: ClassifyParams): Promise<ClassifySummar
     let reply: CoordinatorReply | null = null;
     let failure: RobotsAuditError | null = null;
     let grace: NodeJS.Timeout | undefined;
+    const data: CoordinatorData = {
+      params: plain,
+      terminal: process.stderr.isTTY ? { columns: process.stderr.columns ?? 80 } : null,
+    };
     const worker = new Worker(builtFile('./coordinator-thread.js'), {
-      workerData: plain,
+      workerData: data,
       resourceLimits: { ...COORDINATOR_LIMITS },
     });
     const onAbort = () => {

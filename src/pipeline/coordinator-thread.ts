@@ -5,9 +5,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { toFailure } from '../core/errors.js';
-import { type ClassifyParams, classify } from './classify.js';
-import type { CoordinatorAbort, CoordinatorReply } from './classify-thread.js';
+import { classify } from './classify.js';
+import type { CoordinatorAbort, CoordinatorData, CoordinatorReply } from './classify-thread.js';
 
+const { params, terminal } = workerData as CoordinatorData;
+if (terminal !== null) {
+  // This stderr is a pipe to the parent's, which is a terminal: say so, so progress is drawn in place.
+  Object.assign(process.stderr, { isTTY: true, columns: terminal.columns });
+}
 const port = parentPort!;
 const controller = new AbortController();
 const onMessage = (m: CoordinatorAbort) => {
@@ -18,7 +23,7 @@ let reply: CoordinatorReply;
 try {
   reply = {
     ok: true,
-    summary: await classify({ ...(workerData as ClassifyParams), signal: controller.signal }),
+    summary: await classify({ ...params, signal: controller.signal }),
   };
 } catch (err) {
   const { code, message } = toFailure(err);
