@@ -44,14 +44,20 @@ function isCrawlDelayKey(key: string): boolean {
   return key.length >= 11 && key.slice(0, 11).toLowerCase() === 'crawl-delay';
 }
 
-/** Parses a binary string (one char per byte). Total: never throws. */
-export function parseBinary(s: string): ParsedRobots {
+/**
+ * Parses a binary string (one char per byte). Total: never throws. With `onlyFor` (agent keys, ASCII
+ * lower case), the rules of a group that names none of them and not `*` are not kept (its tokens are):
+ * those groups cannot be selected for these agents, and most of a file's rules are often theirs.
+ */
+export function parseBinary(s: string, onlyFor?: readonly string[]): ParsedRobots {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
   const records: RobotsRecord[] = [];
   let current: Group | undefined;
   // Set by an Allow/Disallow line in a group: the next user-agent line starts a new group.
   let seenSeparator = false;
+  // Whether the current group's rules are kept (see onlyFor); undefined until its first rule.
+  let keep: boolean | undefined;
 
   lexRobots(s, (line, kind, ks, ke, vs, ve) => {
     switch (kind) {
@@ -60,6 +66,7 @@ export function parseBinary(s: string): ParsedRobots {
           current = { tokens: [], global: false, rules: [], crawlDelay: undefined };
           groups.push(current);
           seenSeparator = false;
+          keep = undefined;
         }
         const value = s.slice(vs, ve);
         if (isGlobalAgent(value)) current.global = true;
@@ -71,6 +78,9 @@ export function parseBinary(s: string): ParsedRobots {
       case KeyKind.Disallow: {
         if (current === undefined) return; // rules before any user-agent line are ignored
         seenSeparator = true;
+        // A group's user-agent lines all come before its first rule: decide once per group.
+        keep ??= onlyFor === undefined || current.global || current.tokens.some((t) => onlyFor.includes(t));
+        if (!keep) return;
         const raw = s.slice(vs, ve);
         const allowed = kind === KeyKind.Allow;
         // The usual value is ASCII without '%': its text and its pattern are the value itself.

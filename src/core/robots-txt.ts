@@ -63,3 +63,13 @@ class Robots implements RobotsTxt {
 export function parseRobotsTxt(body: string | Uint8Array): RobotsTxt {
   return new Robots(parseBinary(toBinary(body)));
 }
+
+/**
+ * `parseRobotsTxt(body).compile(agent)` for each of `agents`, without materialising the rules of groups
+ * none of them can select (groups of other crawlers): what a pipeline that judges a few agents needs.
+ */
+export function compileRobotsTxt(body: string | Uint8Array, agents: readonly string[]): CompiledRules[] {
+  const keys = agents.map((a) => asciiLower(normalizeAgent(a)));
+  const robots = new Robots(parseBinary(toBinary(body), keys));
+  return agents.map((a) => robots.compile(a));
+}

@@ -1,5 +1,5 @@
 import { ownString } from '../core/bytes.js';
-import { type CompiledRules, parseRobotsTxt } from '../core/index.js';
+import { type CompiledRules, compileRobotsTxt } from '../core/index.js';
 import type { WirePolicy, WorkerConfig } from './protocol.js';
 import { RuleHits } from './rule-hits.js';
 import {
@@ -162,8 +162,7 @@ export class OriginStore {
     // A Buffer view (no copy): the core decodes it with Node's native latin1 slice instead of a JS loop.
     const body =
       p.body === null ? Buffer.alloc(0) : Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength);
-    const robots = parseRobotsTxt(body);
-    const rules = this.config.agents.map((a) => robots.compile(a));
+    const rules = compileRobotsTxt(body, this.config.agents);
     this.compiles++;
     // Agents that select the same groups share one compiled set: count it once.
     let cost = COST_BASE;

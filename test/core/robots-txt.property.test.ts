@@ -3,7 +3,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
+import { compileRobotsTxt, parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
+import { parseBinary } from '../../src/core/parse.js';
 import { referenceDecision } from '../helpers/reference-matcher.js';
 import { agentArb, pathArb, patternArb, robotsAndPathsArb } from '../helpers/robots-arbitraries.js';
 
@@ -133,5 +134,44 @@ describe('agreement with the simple reference model', () => {
       }),
       { numRuns: 1500 },
     );
+  });
+});
+
+describe('compileRobotsTxt', () => {
+  it('compiles each agent exactly as parseRobotsTxt(body).compile(agent) does', () => {
+    fc.assert(
+      fc.property(
+        robotsAndPathsArb,
+        fc.array(agentArb, { minLength: 1, maxLength: 3 }),
+        ({ body, paths }, agents) => {
+          const fast = compileRobotsTxt(body, agents);
+          const robots = parseRobotsTxt(body);
+          agents.forEach((agent, i) => {
+            const full = robots.compile(agent);
+            expect(fast[i]!.agent).toBe(full.agent);
+            expect(fast[i]!.rules).toEqual(full.rules);
+            for (const path of paths) expect(fast[i]!.checkPath(path)).toEqual(full.checkPath(path));
+          });
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("keeps no rule of a group its agents cannot select, and every group's tokens", () => {
+    const body =
+      'User-agent: OtherBot\nUser-agent: Third\nDisallow: /a\nDisallow: /b\n\nUser-agent: FooBot\nDisallow: /c\n' +
+      'User-agent: *\nDisallow: /d\n';
+    const parsed = parseBinary(body, ['foobot']);
+    expect(parsed.groups.map((g) => [g.tokens, g.global, g.rules.map((r) => r.info.rule)])).toEqual([
+      [['otherbot', 'third'], false, []],
+      [['foobot'], false, ['Disallow: /c']],
+      [[], true, ['Disallow: /d']],
+    ]);
+    expect(parseBinary(body).groups[0]!.rules).toHaveLength(2);
+    expect(compileRobotsTxt(body, ['FooBot/1.0', 'BarBot']).map((c) => c.rules.map((r) => r.rule))).toEqual([
+      ['Disallow: /c'],
+      ['Disallow: /d'],
+    ]);
   });
 });
