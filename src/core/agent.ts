@@ -15,6 +15,11 @@ export function normalizeAgent(agent: string): string {
   return (slash < 0 ? agent : agent.slice(0, slash)).trim();
 }
 
+/** How a crawler's agent is compared with groups' tokens: its product token in ASCII lower case. */
+export function agentKey(agent: string): string {
+  return asciiLower(normalizeAgent(agent));
+}
+
 function isTokenChar(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95;
 }

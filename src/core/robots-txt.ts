@@ -1,6 +1,6 @@
 // parseRobotsTxt: the public entry point, and the RobotsTxt object it returns.
 
-import { asciiLower, normalizeAgent } from './agent.js';
+import { agentKey, asciiLower, normalizeAgent } from './agent.js';
 import { toBinary } from './bytes.js';
 import { CompiledRuleSet, compiledRules, rulesOf, selectGroups } from './compile.js';
 import { type Group, type ParsedRobots, parseBinary } from './parse.js';
@@ -50,7 +50,7 @@ class Robots implements RobotsTxt {
   }
 
   crawlDelay(agent: string): number | undefined {
-    const { groups } = selectGroups(this.groups, asciiLower(normalizeAgent(agent)));
+    const { groups } = selectGroups(this.groups, agentKey(agent));
     for (const g of groups) if (g.crawlDelay !== undefined) return g.crawlDelay;
     return undefined;
   }
@@ -69,7 +69,6 @@ export function parseRobotsTxt(body: string | Uint8Array): RobotsTxt {
  * none of them can select (groups of other crawlers): what a pipeline that judges a few agents needs.
  */
 export function compileRobotsTxt(body: string | Uint8Array, agents: readonly string[]): CompiledRules[] {
-  const keys = agents.map((a) => asciiLower(normalizeAgent(a)));
-  const robots = new Robots(parseBinary(toBinary(body), keys));
+  const robots = new Robots(parseBinary(toBinary(body), agents.map(agentKey)));
   return agents.map((a) => robots.compile(a));
 }

@@ -21,7 +21,8 @@ import type {
 export function builtFile(rel: string): string {
   const here = fileURLToPath(new URL(rel, import.meta.url));
   if (existsSync(here)) return here;
-  const fromDist = here.replace(/([\\/])src([\\/](?:workers|pipeline)[\\/])/, '$1dist$2');
+  // The `src` right above the file's layer directory (whatever the layer).
+  const fromDist = here.replace(/([\\/])src([\\/][^\\/]+[\\/][^\\/]+)$/, '$1dist$2');
   if (existsSync(fromDist)) return fromDist;
   throw new RobotsAuditError('ERR_NO_WORKER', `worker file not found (${fromDist}); run \`npm run build\``);
 }
