@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
 import type { BatchResult, WorkerConfig } from '../workers/protocol.js';
@@ -143,6 +144,11 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       evidence: options.evidence,
       compiledBudget: Math.max(COMPILED_BUDGET_MIN, Math.floor(COMPILED_BUDGET_TOTAL / threads)),
       originBudget: WORKER_ORIGIN_BUDGET,
+      // Workers read the files themselves: no coordinator round trip (nor its CPU) per origin.
+      robotsDir:
+        handle.kind === 'robots-dir' && options.robotsDir !== undefined
+          ? path.resolve(options.robotsDir)
+          : null,
     };
     const broker = new PolicyBroker(handle.provider);
     pool = new ClassifyPool(config, threads, tasksPerWorker, (req) => broker.resolve(req));
@@ -172,6 +178,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const writeOldest = async () => {
       const r = await abortable(window.shift()!, signal);
       summary.add(r.stats);
+      broker.addTally(r.stats.policies);
       summary.rowsWritten += r.stats.records;
       buffers.give(r.input);
       await abortable(
@@ -226,7 +233,10 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     }
     for (const b of batcher.end()) await submit(b);
     while (window.length > 0) await writeOldest();
-    for (const stats of await abortable(pool.flush(), signal)) summary.add(stats);
+    for (const stats of await abortable(pool.flush(), signal)) {
+      summary.add(stats);
+      broker.addTally(stats.policies);
+    }
     await abortable(sink.commit(), signal);
     progress?.stop();
 

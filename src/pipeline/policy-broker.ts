@@ -1,5 +1,5 @@
 import { Lru } from '../workers/lru.js';
-import type { PolicyRequest, WirePolicy } from '../workers/protocol.js';
+import type { PolicyRequest, PolicyTally, WirePolicy } from '../workers/protocol.js';
 import type { Origin, Policy, PolicyOutcome, PolicyProvider } from './policy.js';
 
 /**
@@ -62,6 +62,19 @@ export class PolicyBroker {
   };
 
   constructor(private readonly provider: PolicyProvider) {}
+
+  /** Counts policy files the workers read themselves (`--robots-dir`), as if they had come through here. */
+  addTally(t: PolicyTally | null): void {
+    if (t === null) return;
+    const s = this.stats;
+    s.resolved += t.resolved;
+    s.outcomes.parsed += t.parsed;
+    s.outcomes.unavailable += t.unavailable;
+    s.outcomes.unreachable += t.unreachable;
+    if (t.file > 0) s.sources.file = (s.sources.file ?? 0) + t.file;
+    if (t.missing > 0) s.sources.missing = (s.sources.missing ?? 0) + t.missing;
+    s.fetchMs += t.ms;
+  }
 
   resolve(req: PolicyRequest): Promise<WirePolicy[]> {
     return Promise.all(req.keys.map((key, i) => this.one(key, req.origins[i]!)));

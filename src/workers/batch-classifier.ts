@@ -85,7 +85,7 @@ export class BatchClassifier {
   private adopt(list: ForeignResponse['adopt'], fetchPolicies: PolicyFetcher): void {
     const stamp = this.begin();
     this.installer
-      .ensure(list.keys, list.origins, stamp, fetchPolicies)
+      .ensure(list.keys, list.origins, stamp, (req) => fetchPolicies({ ...req, adopt: true }))
       .catch(() => {})
       .finally(() => this.end(stamp));
   }

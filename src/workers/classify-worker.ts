@@ -17,12 +17,22 @@ import type {
   WorkerConfig,
   WorkerTask,
 } from './protocol.js';
+import { DirPolicySource } from './robots-dir-reader.js';
 
 const config = workerData as WorkerConfig;
 let classifier: BatchClassifier | null = null;
 let coordinator: PortLink | null = null;
+/** Under `--robots-dir` the worker reads policy files itself; else it asks the coordinator. */
+const dir = config.robotsDir === null ? null : new DirPolicySource(config.robotsDir);
 
 function fetchPolicies(req: PolicyRequest): Promise<WirePolicy[]> {
+  if (dir !== null) {
+    try {
+      return Promise.resolve(dir.fetch(req));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
   return coordinator!.request<WirePolicy[]>(req);
 }
 
@@ -58,9 +68,14 @@ export default async function classifyTask(task: WorkerTask): Promise<unknown> {
       return { ok: true };
     }
     if (classifier === null) throw new Error('worker used before its init task');
-    if (task.kind === 'flush') return { ok: true, stats: classifier.flush() };
+    if (task.kind === 'flush') {
+      const stats = classifier.flush();
+      stats.policies = dir?.take() ?? null;
+      return { ok: true, stats };
+    }
     const bytes = Buffer.from(task.buffer, 0, task.length);
     const { output, stats } = await classifier.classify(bytes, fetchPolicies, task.output);
+    stats.policies = dir?.take() ?? null;
     if (output.byteOffset !== 0) throw new Error('output buffer must start at offset 0');
     const result: BatchResult = {
       output: output.buffer as ArrayBuffer,

@@ -229,7 +229,8 @@ export class OriginStore {
     // The host is a slice of the batch text: a copy keeps the batch from living as long as the origin.
     const host = ownString(origin.host);
     const entry: OriginEntry = {
-      key: p.key,
+      // Likewise the key, when the worker made it from that slice (`--robots-dir` policies).
+      key: ownString(p.key),
       scheme: origin.scheme,
       host,
       port: origin.port,

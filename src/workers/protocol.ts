@@ -25,6 +25,8 @@ export interface WorkerConfig {
   compiledBudget: number;
   /** Origins a worker remembers (LRU). */
   originBudget: number;
+  /** `--robots-dir` as an absolute path: workers read the policy files themselves. Else null. */
+  robotsDir: string | null;
 }
 
 /** First task of every worker: who it is, and its ports (to the coordinator, to each other worker). */
@@ -57,6 +59,22 @@ export type WorkerTask = InitTask | BatchTask | FlushTask;
 export interface PolicyRequest {
   keys: string[];
   origins: { scheme: 'http' | 'https'; host: string; port: number }[];
+  /** For origins adopted from their owner (which already counted them). */
+  adopt?: boolean;
+}
+
+/** Policy files a worker read under `--robots-dir` since its last report (for the summary). */
+export interface PolicyTally {
+  resolved: number;
+  /** By outcome. */
+  parsed: number;
+  unavailable: number;
+  unreachable: number;
+  /** By source: a file was there (read or not), or none. */
+  file: number;
+  missing: number;
+  /** Milliseconds spent reading. */
+  ms: number;
 }
 
 /** Coordinator → worker: one per requested key, same order. */
@@ -94,6 +112,8 @@ export interface BatchStats {
   policyWaitMs: number;
   /** Rule sets parsed and compiled by the worker since its previous report. */
   compiles: number;
+  /** Policy files read since the previous report (`--robots-dir`), or null. */
+  policies: PolicyTally | null;
 }
 
 export interface BatchResult {

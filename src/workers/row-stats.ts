@@ -56,6 +56,7 @@ export class RowStats {
       workMs: 0,
       policyWaitMs: 0,
       compiles: 0,
+      policies: null,
     };
   }
 }

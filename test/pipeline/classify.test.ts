@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
@@ -70,6 +70,38 @@ describe('classify (library)', () => {
       'host\turl\tnote\tallowed\tverdict\trule_line\trule\trobots_status\terror_code\n' +
         'a.example\thttps://a.example/private\tx,y\tfalse\tdisallowed_explicit\t2\tDisallow: /private\tfile\t\n',
     );
+  });
+
+  it.each([
+    ['classify', classify],
+    ['classifyInThread', classifyInThread],
+  ] as const)('%s counts each origin of --robots-dir once, whichever worker read it', async (_, run) => {
+    const files: Record<string, string> = {};
+    for (let h = 0; h < 30; h++) files[`h${h}.example.txt`] = `User-agent: *\nDisallow: /d${h}\n`;
+    const robotsDir = writeRobots(tempDir(), files);
+    mkdirSync(path.join(robotsDir, 'h35.example.txt')); // a file that cannot be read
+    const lines = ['host,url'];
+    for (let r = 0; r < 50; r++)
+      for (let h = 0; h < 36; h++) lines.push(`h${h}.example,https://h${h}.example/d${h}/${r}`);
+    const input = path.join(dir, 'tally.csv');
+    writeFileSync(input, `${lines.join('\n')}\n`);
+    const s = await run({
+      input,
+      output: path.join(dir, 'tally-out.csv'),
+      agents: ['Googlebot'],
+      robotsDir,
+      threads: 2,
+    });
+    expect(s.origins).toMatchObject({
+      resolved: 36,
+      byOutcome: { parsed: 30, unavailable: 5, unreachable: 1, not_cached: 0 },
+      bySource: { file: 31, missing: 5 },
+    });
+    expect(s.verdicts.Googlebot).toMatchObject({
+      disallowed_explicit: 30 * 50,
+      allowed_unavailable: 5 * 50,
+      disallowed_unreachable: 50,
+    });
   });
 
   it('writes the --summary JSON, whose figures add up', async () => {

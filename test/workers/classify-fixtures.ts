@@ -30,6 +30,7 @@ export function config(over: Partial<WorkerConfig> = {}): WorkerConfig {
     evidence: false,
     compiledBudget: 64 << 20,
     originBudget: 10_000,
+    robotsDir: null,
     ...over,
   };
 }

@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { toWire } from '../../src/pipeline/policy-broker.js';
+import { createDirPolicyProvider } from '../../src/pipeline/robots-dir-provider.js';
+import { DirPolicySource, dirWirePolicy, readRobotsFile } from '../../src/workers/robots-dir-reader.js';
+import { keyOf, type RowOrigin } from '../../src/workers/row-url.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'ra-dir-reader-'));
+writeFileSync(path.join(dir, 'a.example.txt'), 'User-agent: *\nDisallow: /a\n');
+writeFileSync(path.join(dir, 'a.example_8080.txt'), 'User-agent: *\nDisallow: /port\n');
+writeFileSync(path.join(dir, '[::1].txt'), 'User-agent: *\n');
+mkdirSync(path.join(dir, 'dir.example.txt'));
+
+const origins: RowOrigin[] = [
+  { scheme: 'https', host: 'a.example', port: 443 },
+  { scheme: 'http', host: 'a.example', port: 80 },
+  { scheme: 'http', host: 'a.example', port: 8080 },
+  { scheme: 'https', host: '[::1]', port: 443 },
+  { scheme: 'https', host: 'none.example', port: 443 },
+  { scheme: 'https', host: 'none.example', port: 8443 },
+  { scheme: 'https', host: 'dir.example', port: 443 },
+  { scheme: 'https', host: '..', port: 443 },
+  { scheme: 'https', host: 'a/b', port: 443 },
+];
+
+describe('robots-dir reader (the workers read policy files themselves)', () => {
+  it('gives each origin the policy the coordinator would have sent for it', async () => {
+    const provider = createDirPolicyProvider(dir);
+    for (const o of origins) {
+      const key = keyOf(o);
+      const policy = await provider.get(o);
+      const viaCoordinator = toWire(key, policy);
+      const inWorker = dirWirePolicy(key, o, readRobotsFile(dir, o), policy.fetchedAt);
+      expect(inWorker, key).toEqual(viaCoordinator);
+    }
+  });
+
+  it('covers each kind of answer', () => {
+    const kinds = origins.map((o) => readRobotsFile(dir, o).kind);
+    expect(kinds).toEqual([
+      'file',
+      'file',
+      'file',
+      'file',
+      'missing',
+      'missing',
+      'unreadable',
+      'missing',
+      'missing',
+    ]);
+  });
+
+  it('counts what it read for the summary, but not origins adopted from their owner', () => {
+    const source = new DirPolicySource(dir);
+    expect(source.take()).toBeNull();
+    const pick = [origins[0]!, origins[4]!, origins[6]!];
+    const keys = pick.map(keyOf);
+    const got = source.fetch({ keys, origins: pick });
+    expect(got.map((p) => [p.key, p.outcome, p.status])).toEqual([
+      ['https://a.example', 'parsed', 'file'],
+      ['https://none.example', 'unavailable', 'missing'],
+      ['https://dir.example', 'unreachable', 'ERR_ROBOTS_FILE'],
+    ]);
+    source.fetch({ keys, origins: pick, adopt: true });
+    const t = source.take();
+    expect(t).toMatchObject({ resolved: 3, parsed: 1, unavailable: 1, unreachable: 1, file: 2, missing: 1 });
+    expect(t!.ms).toBeGreaterThanOrEqual(0);
+    expect(source.take()).toBeNull();
+  });
+});
