@@ -21,6 +21,9 @@ import {
  */
 const NEAR_RANKS = 16;
 
+/** Distinct origin-independent verdict texts kept for sharing (see OriginStore.sharedTexts). */
+const MAX_SHARED_TEXTS = 256;
+
 /** Per compiled body beyond core's `byteSize`: the slot, the Map entry and the agents' array. */
 const COST_BASE = 256;
 
@@ -83,6 +86,12 @@ export class OriginStore {
   private compiledCost = 0;
   private readonly d: string;
   private readonly dirtyList: OriginEntry[] = [];
+  /**
+   * Verdict texts that do not depend on the origin's rules (no rule decided, or a fixed verdict), one
+   * instance each: most rows end with one of a handful of them, which then stay in cache, where a copy
+   * per origin is a cache miss per row when the batch's output is joined.
+   */
+  private readonly sharedTexts = new Map<string, string>();
   /** Parse+compile runs so far. */
   compiles = 0;
   /** Entries and rule sets used at or after this stamp are never evicted. */
@@ -203,6 +212,14 @@ export class OriginStore {
     }
   }
 
+  private shared(text: string): string {
+    const known = this.sharedTexts.get(text);
+    if (known !== undefined) return known;
+    // With --evidence every origin's text differs: stop collecting once it is clearly not shared.
+    if (this.sharedTexts.size < MAX_SHARED_TEXTS) this.sharedTexts.set(text, text);
+    return text;
+  }
+
   /** Installs a policy received from the coordinator; returns its entry (stamped for this batch). */
   install(
     p: WirePolicy,
@@ -250,7 +267,7 @@ export class OriginStore {
     if (fixedVerdict >= 0) {
       let cols = '';
       for (let a = 0; a < agents.length; a++) cols += d + agentPart(fixedVerdict, 0, '', d);
-      entry.full[0] = bytesText(cols) + tail;
+      entry.full[0] = this.shared(bytesText(cols) + tail);
     }
     const old = this.find(origin.scheme, host, origin.port, stamp);
     if (old !== undefined) this.remove(old);
@@ -285,7 +302,9 @@ export class OriginStore {
     if (k >= NEAR_RANKS) return this.partText(e, 0, idx) + e.tail;
     const cached = e.full[k];
     if (cached !== undefined) return cached;
-    const s = this.partText(e, 0, idx) + e.tail;
+    const text = this.partText(e, 0, idx) + e.tail;
+    // No rule decided: the text is the same for every origin with the same robots_status.
+    const s = idx < 0 ? this.shared(text) : text;
     e.full[k] = s;
     return s;
   }
