@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hasCode, RobotsAuditError } from '../core/errors.js';
@@ -170,6 +171,9 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const window: Promise<BatchResult>[] = [];
     const settled = new WeakSet<Promise<BatchResult>>();
     const maxWindow = threads * tasksPerWorker + 2;
+    // Each batch in flight listens to the signal (Piscina), plus a few awaits here: a bounded number, so
+    // Node's leak warning (at 11 listeners) would be a false alarm on the user's terminal.
+    if (signal !== undefined) setMaxListeners(Math.max(getMaxListeners(signal), maxWindow + 8), signal);
     const p = pool;
     const s = sink;
     const batcher = new Batcher(d.charCodeAt(0));

@@ -3,7 +3,7 @@
  * 127.0.0.1 with --resolve, --allow-private), then --offline from the cache it filled.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
@@ -119,6 +119,36 @@ describe('classify with live fetching', () => {
       db.close();
     }
   });
+});
+
+it('keeps dozens of batches waiting on a slow policy without a listener-leak warning', async () => {
+  // 64 KiB batches: ~1.6 MB of rows behind one slow host fill the window (16 batches per worker).
+  srv.set('slower.test', {
+    kind: 'respond',
+    status: 200,
+    body: 'User-agent: *\nDisallow: /s\n',
+    delayMs: 300,
+  });
+  const lines = ['url'];
+  for (let i = 0; i < 24_000; i++) lines.push(`${srv.origin('slower.test')}/s/${'x'.repeat(40)}/${i}`);
+  writeFileSync(path.join(dir, 'many.csv'), `${lines.join('\n')}\n`);
+  const out = path.join(dir, 'many-out.csv');
+  for (const target of [['-o', out], []]) {
+    const r = await runCli([
+      'classify',
+      path.join(dir, 'many.csv'),
+      ...target,
+      ...local,
+      '--agent',
+      'x',
+      '--quiet',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/MaxListenersExceededWarning|Warning/);
+  }
+  expect(rowsOf(readFileSync(out, 'utf8')).filter((x) => x.verdict === 'disallowed_explicit')).toHaveLength(
+    24_000,
+  );
 });
 
 it('keeps the rows of fast hosts flowing while a slow host is fetched (bounded window)', async () => {
