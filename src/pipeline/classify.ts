@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
-import type { BatchResult, WorkerConfig } from '../workers/protocol.js';
+import type { BatchResult, BatchStats, WorkerConfig } from '../workers/protocol.js';
 import { verdictColumns } from '../workers/verdict-format.js';
 import { Batcher, MAX_PENDING_BYTES } from './batcher.js';
 import { BufferPool } from './buffer-pool.js';
@@ -179,10 +179,13 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const batcher = new Batcher(d.charCodeAt(0));
     const buffers = batcher.pool;
     const outputs = new BufferPool(0, maxWindow + 2);
+    const addStats = (stats: BatchStats) => {
+      summary.add(stats);
+      broker.addTally(stats.policies);
+    };
     const writeOldest = async () => {
       const r = await abortable(window.shift()!, signal);
-      summary.add(r.stats);
-      broker.addTally(r.stats.policies);
+      addStats(r.stats);
       summary.rowsWritten += r.stats.records;
       buffers.give(r.input);
       await abortable(
@@ -237,10 +240,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     }
     for (const b of batcher.end()) await submit(b);
     while (window.length > 0) await writeOldest();
-    for (const stats of await abortable(pool.flush(), signal)) {
-      summary.add(stats);
-      broker.addTally(stats.policies);
-    }
+    for (const stats of await abortable(pool.flush(), signal)) addStats(stats);
     await abortable(sink.commit(), signal);
     progress?.stop();
 

@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { RobotsAuditError } from '../core/errors.js';
-import { ERR_ROBOTS_FILE, readRobotsFile, robotsFileName } from '../workers/robots-dir-reader.js';
+import { dirPolicy, readRobotsFile, robotsFileName } from '../workers/robots-dir-reader.js';
 import { type Origin, type Policy, type PolicyProvider, robotsUrlOf } from './policy.js';
 
 export { robotsFileName };
@@ -39,42 +38,8 @@ export function createDirPolicyProvider(dir: string): PolicyProvider {
         expiresAt: Number.POSITIVE_INFINITY,
         fetchedAt: Date.now(),
       };
-      const read = readRobotsFile(root, origin);
-      if (read.kind === 'missing') {
-        return {
-          ...base,
-          outcome: 'unavailable',
-          source: 'missing',
-          finalUrl: null,
-          errorCode: null,
-          body: null,
-          sha256: null,
-          bytes: 0,
-        };
-      }
-      const finalUrl = pathToFileURL(read.file).href;
-      if (read.kind === 'unreadable') {
-        return {
-          ...base,
-          outcome: 'unreachable',
-          source: 'file',
-          finalUrl,
-          errorCode: ERR_ROBOTS_FILE,
-          body: null,
-          sha256: null,
-          bytes: 0,
-        };
-      }
-      return {
-        ...base,
-        outcome: 'parsed',
-        source: 'file',
-        finalUrl,
-        errorCode: null,
-        body: read.body,
-        sha256: read.sha256,
-        bytes: read.body.length,
-      };
+      const read = dirPolicy(readRobotsFile(root, origin));
+      return { ...base, ...read, bytes: read.body?.length ?? 0 };
     },
     async close() {},
   };

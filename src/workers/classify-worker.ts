@@ -25,15 +25,8 @@ let coordinator: PortLink | null = null;
 /** Under `--robots-dir` the worker reads policy files itself; else it asks the coordinator. */
 const dir = config.robotsDir === null ? null : new DirPolicySource(config.robotsDir);
 
-function fetchPolicies(req: PolicyRequest): Promise<WirePolicy[]> {
-  if (dir !== null) {
-    try {
-      return Promise.resolve(dir.fetch(req));
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
-  return coordinator!.request<WirePolicy[]>(req);
+async function fetchPolicies(req: PolicyRequest): Promise<WirePolicy[]> {
+  return dir !== null ? dir.fetch(req) : coordinator!.request<WirePolicy[]>(req);
 }
 
 function init(task: InitTask): void {

@@ -55,44 +55,66 @@ export function readRobotsFile(root: string, origin: RowOrigin): DirRead {
 /** The error code of a file that exists but cannot be read. */
 export const ERR_ROBOTS_FILE = 'ERR_ROBOTS_FILE';
 
-/** The policy of a read, as the coordinator would send it (see the pipeline's `toWire`). */
-export function dirWirePolicy(key: string, origin: RowOrigin, read: DirRead, fetchedAt: number): WirePolicy {
-  const at = new Date(fetchedAt).toISOString();
+/** What a read means as a policy: the fields the pipeline's directory provider and the wire share. */
+export interface DirPolicy {
+  outcome: 'parsed' | 'unavailable' | 'unreachable';
+  source: 'file' | 'missing';
+  errorCode: string | null;
+  /** The file's URL; null when there is none. */
+  finalUrl: string | null;
+  body: Buffer | null;
+  sha256: string | null;
+}
+
+export function dirPolicy(read: DirRead): DirPolicy {
   if (read.kind === 'missing') {
     return {
-      key,
       outcome: 'unavailable',
-      status: 'missing',
+      source: 'missing',
+      errorCode: null,
+      finalUrl: null,
       body: null,
       sha256: null,
-      robotsUrl: `${keyOf(origin)}/robots.txt`,
-      fetchedAt: at,
-      truncated: false,
     };
   }
-  const robotsUrl = pathToFileURL(read.file).href;
+  const finalUrl = pathToFileURL(read.file).href;
   if (read.kind === 'unreadable') {
     return {
-      key,
       outcome: 'unreachable',
-      status: ERR_ROBOTS_FILE,
+      source: 'file',
+      errorCode: ERR_ROBOTS_FILE,
+      finalUrl,
       body: null,
       sha256: null,
-      robotsUrl,
-      fetchedAt: at,
-      truncated: false,
     };
   }
   return {
-    key,
     outcome: 'parsed',
-    status: 'file',
+    source: 'file',
+    errorCode: null,
+    finalUrl,
     body: read.body,
     sha256: read.sha256,
-    robotsUrl,
-    fetchedAt: at,
+  };
+}
+
+/** A directory policy as the coordinator would send it (the pipeline's `toWire`: status is the code or source). */
+function wireOf(key: string, origin: RowOrigin, p: DirPolicy, fetchedAt: string): WirePolicy {
+  return {
+    key,
+    outcome: p.outcome,
+    status: p.errorCode ?? p.source,
+    body: p.body,
+    sha256: p.sha256,
+    robotsUrl: p.finalUrl ?? `${keyOf(origin)}/robots.txt`,
+    fetchedAt,
     truncated: false,
   };
+}
+
+/** The policy of a read, as the coordinator would send it. */
+export function dirWirePolicy(key: string, origin: RowOrigin, read: DirRead, fetchedAt: number): WirePolicy {
+  return wireOf(key, origin, dirPolicy(read), new Date(fetchedAt).toISOString());
 }
 
 export function emptyTally(): PolicyTally {
@@ -111,20 +133,18 @@ export class DirPolicySource {
 
   fetch(req: PolicyRequest): WirePolicy[] {
     const t0 = performance.now();
-    const now = Date.now();
-    const out = req.origins.map((o, i) => dirWirePolicy(req.keys[i]!, o, readRobotsFile(this.root, o), now));
-    if (req.adopt !== true) {
-      const t = this.tally;
-      for (const p of out) {
+    const at = new Date().toISOString();
+    const t = req.adopt === true ? null : this.tally;
+    const out = req.origins.map((o, i) => {
+      const p = dirPolicy(readRobotsFile(this.root, o));
+      if (t !== null) {
         t.resolved++;
-        if (p.outcome === 'parsed') t.parsed++;
-        else if (p.outcome === 'unavailable') t.unavailable++;
-        else t.unreachable++;
-        if (p.outcome === 'unavailable') t.missing++;
-        else t.file++;
+        t[p.outcome]++;
+        t[p.source]++;
       }
-      t.ms += performance.now() - t0;
-    }
+      return wireOf(req.keys[i]!, o, p, at);
+    });
+    if (t !== null) t.ms += performance.now() - t0;
     return out;
   }
 
