@@ -4,7 +4,7 @@
 
 import { ownString } from './bytes.js';
 import { matchPieces, PatternKind, splitPattern } from './pattern.js';
-import { buildTrie, computeMinRank } from './radix-trie.js';
+import { type BuildNode, buildTrie, computeMinRank } from './radix-trie.js';
 import type { OrderedRules } from './rule-order.js';
 
 /** Nodes with at least this many children get a 128-entry table instead of a sorted edge list. */
@@ -74,6 +74,38 @@ function longestPiece(pieces: readonly string[], first: number, last: number): n
   return key;
 }
 
+/** Every rule's pattern split at its first `*`: prefixes for the trie, the rest as pieces. */
+interface SplitRules {
+  prefixes: string[];
+  kinds: PatternKind[];
+  /** The pieces after the first `*` of every wildcard rule, split at each further `*`, rule after rule. */
+  pieces: string[];
+  /** Rule r's pieces start at from[r] and end at pieceEnd(r). */
+  from: Int32Array;
+  pieceEnd: (r: number) => number;
+  anchored: Uint8Array;
+}
+
+function splitAll(patterns: readonly string[]): SplitRules {
+  const n = patterns.length;
+  const pieces: string[] = [];
+  const anchored = new Uint8Array(n);
+  const from = new Int32Array(n);
+  const prefixes: string[] = new Array(n);
+  const kinds: PatternKind[] = new Array(n);
+  for (let r = 0; r < n; r++) {
+    const split = splitPattern(patterns[r]!);
+    prefixes[r] = split.prefix;
+    kinds[r] = split.kind;
+    from[r] = pieces.length;
+    // Own copies: the pieces would otherwise keep the whole robots.txt body alive.
+    if (split.kind === PatternKind.Wildcard) for (const seg of split.segments) pieces.push(ownString(seg));
+    anchored[r] = split.anchored ? 1 : 0;
+  }
+  const pieceEnd = (r: number): number => (r + 1 < n ? from[r + 1]! : pieces.length);
+  return { prefixes, kinds, pieces, from, pieceEnd, anchored };
+}
+
 /** The compiled table and what `decide` needs besides it; shared by every agent that selects the same groups. */
 export interface RuleTable {
   readonly count: number;
@@ -106,24 +138,20 @@ export class RuleIndex implements RuleTable {
   constructor(ordered: OrderedRules) {
     const n = ordered.patterns.length;
     this.count = n;
-    const pieces: string[] = [];
-    const anchored = new Uint8Array(n);
-    const from = new Int32Array(n);
-    const prefixes: string[] = new Array(n);
-    const kinds: PatternKind[] = new Array(n);
-    for (let r = 0; r < n; r++) {
-      const split = splitPattern(ordered.patterns[r]!);
-      prefixes[r] = split.prefix;
-      kinds[r] = split.kind;
-      from[r] = pieces.length;
-      // Own copies: the pieces would otherwise keep the whole robots.txt body alive.
-      if (split.kind === PatternKind.Wildcard) for (const seg of split.segments) pieces.push(ownString(seg));
-      anchored[r] = split.anchored ? 1 : 0;
-    }
-    this.pieces = pieces;
-    this.lead = leadChars(prefixes);
-    const pieceEnd = (r: number): number => (r + 1 < n ? from[r + 1]! : pieces.length);
-    const order = computeMinRank(buildTrie(prefixes, kinds, n));
+    const split = splitAll(ordered.patterns);
+    this.pieces = split.pieces;
+    this.lead = leadChars(split.prefixes);
+    const order = computeMinRank(buildTrie(split.prefixes, split.kinds, n));
+    this.t = this.layOut(order, split);
+    let bytes = OBJECT_BYTES * (2 + this.pieces.length + this.filters.length) + this.t.byteLength;
+    for (const p of this.pieces) bytes += p.length;
+    // A compiled RegExp keeps its source, bytecode and native code: a few times its source.
+    for (const f of this.filters) bytes += 4 * f.source.length;
+    this.byteSize = bytes;
+  }
+
+  /** The table: every trie node's block, parents first (see HEAD_SIZE). */
+  private layOut(order: readonly BuildNode[], split: SplitRules): Int32Array {
     for (const b of order) for (const c of b.children) c.labelLen = c.depth - b.depth - 1;
     let size = 0;
     for (const b of order) {
@@ -145,52 +173,51 @@ export class RuleIndex implements RuleTable {
       for (let i = 0; i < b.labelLen; i++) {
         t[o + HEAD_SIZE + (i >> 2)]! |= (b.key.charCodeAt(parentDepth + 1 + i) & 0xff) << ((i & 3) << 3);
       }
-      if (!inner) continue;
-      const x = o + HEAD_SIZE + ((b.labelLen + 3) >> 2);
-      let pos = x + INNER_SIZE;
-      let minTail = NO_TAIL;
-      for (const r of b.wild) {
-        const first = from[r]!;
-        const last = pieceEnd(r);
-        let tail = 0;
-        for (let k = first; k < last; k++) tail += pieces[k]!.length;
-        // Scanning for the longest piece first saves work unless it is the first piece anyway.
-        const longest = longestPiece(pieces, first, last);
-        const key = longest === first || pieces[longest]!.length === 0 ? -1 : longest;
-        t[pos] = r;
-        t[pos + 1] = tail;
-        t[pos + 2] = key;
-        t[pos + 3] = anchored[r]!;
-        t[pos + 4] = first;
-        t[pos + 5] = last;
-        minTail = Math.min(minTail, tail);
-        pos += WILD_SIZE;
-      }
-      t[x] = pos;
-      t[x + 1] = minTail;
-      if (b.children.length >= DENSE_MIN_CHILDREN) {
-        t.fill(NO_NODE, pos, pos + 128);
-        for (const c of b.children) {
-          const ch = c.key.charCodeAt(b.depth);
-          if (ch < 128) t[pos + ch] = c.slot; // patterns are ASCII once escaped
-        }
-        t[x + 2] = DENSE;
-      } else {
-        // Children were added in key order, so the edge list is sorted by char.
-        for (const c of b.children) {
-          t[pos++] = c.key.charCodeAt(b.depth);
-          t[pos++] = c.slot;
-        }
-        t[x + 2] = pos;
-      }
-      t[x + 3] = this.filterOf(b.wild, from, pieceEnd);
+      if (inner) this.layOutInner(t, b, o + HEAD_SIZE + ((b.labelLen + 3) >> 2), split);
     }
-    this.t = t;
-    let bytes = OBJECT_BYTES * (2 + pieces.length + this.filters.length) + t.byteLength;
-    for (const p of pieces) bytes += p.length;
-    // A compiled RegExp keeps its source, bytecode and native code: a few times its source.
-    for (const f of this.filters) bytes += 4 * f.source.length;
-    this.byteSize = bytes;
+    return t;
+  }
+
+  /** An inner node's part from `x`: its wildcard list, then its edges. */
+  private layOutInner(t: Int32Array, b: BuildNode, x: number, split: SplitRules): void {
+    const { pieces, from, anchored } = split;
+    let pos = x + INNER_SIZE;
+    let minTail = NO_TAIL;
+    for (const r of b.wild) {
+      const first = from[r]!;
+      const last = split.pieceEnd(r);
+      let tail = 0;
+      for (let k = first; k < last; k++) tail += pieces[k]!.length;
+      // Scanning for the longest piece first saves work unless it is the first piece anyway.
+      const longest = longestPiece(pieces, first, last);
+      const key = longest === first || pieces[longest]!.length === 0 ? -1 : longest;
+      t[pos] = r;
+      t[pos + 1] = tail;
+      t[pos + 2] = key;
+      t[pos + 3] = anchored[r]!;
+      t[pos + 4] = first;
+      t[pos + 5] = last;
+      minTail = Math.min(minTail, tail);
+      pos += WILD_SIZE;
+    }
+    t[x] = pos;
+    t[x + 1] = minTail;
+    if (b.children.length >= DENSE_MIN_CHILDREN) {
+      t.fill(NO_NODE, pos, pos + 128);
+      for (const c of b.children) {
+        const ch = c.key.charCodeAt(b.depth);
+        if (ch < 128) t[pos + ch] = c.slot; // patterns are ASCII once escaped
+      }
+      t[x + 2] = DENSE;
+    } else {
+      // Children were added in key order, so the edge list is sorted by char.
+      for (const c of b.children) {
+        t[pos++] = c.key.charCodeAt(b.depth);
+        t[pos++] = c.slot;
+      }
+      t[x + 2] = pos;
+    }
+    t[x + 3] = this.filterOf(b.wild, from, split.pieceEnd);
   }
 
   /** Index of a new filter for a node's wildcard rules, or NO_FILTER (too few, or one has no piece). */

@@ -76,7 +76,19 @@ export class ForeignRows {
   }
 }
 
-/** Owner side: judges rows another worker sent. `stamp` must be active for the whole call. */
+/** The rows of a request, with the entries this worker has and the origins it must install. */
+interface ForeignLookup {
+  paths: string[];
+  entries: (OriginEntry | undefined)[];
+  /** Per row, the key of an origin to install, or null. */
+  keys: (string | null)[];
+  need: Map<string, RowOrigin>;
+}
+
+/**
+ * Owner side: judges rows another worker sent. `stamp` must be active for the whole call. The two
+ * synchronous halves are separate functions: a rare branch taken late recompiles one of them, not all.
+ */
 export async function answerForeign(
   req: ForeignRequest,
   store: OriginStore,
@@ -85,34 +97,55 @@ export async function answerForeign(
   stamp: number,
   fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
 ): Promise<ForeignResponse> {
+  const look = lookUp(req, store, stamp);
+  if (look.need.size > 0) await install(look, installer, stamp, fetchPolicies);
+  return judgeAll(look, store, agents);
+}
+
+function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): ForeignLookup {
   const hosts = req.hosts.split('\0');
-  const paths = req.paths.split('\0');
   const n = hosts.length;
-  const entries: (OriginEntry | undefined)[] = new Array(n);
-  const need = new Map<string, RowOrigin>();
-  const keys: (string | null)[] = new Array(n).fill(null);
+  const look: ForeignLookup = {
+    paths: req.paths.split('\0'),
+    entries: new Array(n),
+    keys: new Array(n).fill(null),
+    need: new Map(),
+  };
   for (let r = 0; r < n; r++) {
     const scheme = req.schemes[r] === 1 ? 'https' : 'http';
     const e = store.find(scheme, hosts[r]!, req.ports[r]!, stamp);
-    if (e !== undefined) entries[r] = e;
+    if (e !== undefined) look.entries[r] = e;
     else {
       const origin: RowOrigin = { scheme, host: hosts[r]!, port: req.ports[r]! };
       const key = keyOf(origin);
-      keys[r] = key;
-      if (!need.has(key)) need.set(key, origin);
+      look.keys[r] = key;
+      if (!look.need.has(key)) look.need.set(key, origin);
     }
   }
-  if (need.size > 0) {
-    const wanted = [...need.keys()];
-    const got = await installer.ensure(
-      wanted,
-      wanted.map((k) => need.get(k)!),
-      stamp,
-      fetchPolicies,
-    );
-    const byKey = new Map(wanted.map((k, j) => [k, got[j]!]));
-    for (let r = 0; r < n; r++) if (keys[r] !== null) entries[r] = byKey.get(keys[r]!)!;
-  }
+  return look;
+}
+
+async function install(
+  look: ForeignLookup,
+  installer: PolicyInstaller,
+  stamp: number,
+  fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
+): Promise<void> {
+  const wanted = [...look.need.keys()];
+  const got = await installer.ensure(
+    wanted,
+    wanted.map((k) => look.need.get(k)!),
+    stamp,
+    fetchPolicies,
+  );
+  const byKey = new Map(wanted.map((k, j) => [k, got[j]!]));
+  const { keys, entries } = look;
+  for (let r = 0; r < keys.length; r++) if (keys[r] !== null) entries[r] = byKey.get(keys[r]!)!;
+}
+
+function judgeAll(look: ForeignLookup, store: OriginStore, agents: number): ForeignResponse {
+  const { entries, paths } = look;
+  const n = entries.length;
   const lens = new Int32Array(n);
   const classes = new Uint8Array(n * agents);
   const pieces: string[] = [];

@@ -68,9 +68,14 @@ export interface OriginEntry {
   served: number;
 }
 
-/** A JS string as UTF-8 bytes, held in a latin1 string (one char per byte). */
+/**
+ * A JS string as UTF-8 bytes, held in a one-byte latin1 string (one char per byte). ASCII text is
+ * copied too: a slice of a text with a char above U+00FF (a rule set's joined rule texts) is stored at
+ * two bytes per char even when its own chars are ASCII, and one such piece made a batch's whole joined
+ * output two-byte (twice the memory, and a slow latin1 write): 1,537 of 1,558 batches on the benchmark.
+ */
 export function bytesText(s: string): string {
-  return /^[\x00-\x7f]*$/.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1');
+  return Buffer.from(s, /^[\x00-\x7f]*$/.test(s) ? 'latin1' : 'utf8').toString('latin1');
 }
 
 /**
