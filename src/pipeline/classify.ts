@@ -1,4 +1,3 @@
-import { getMaxListeners, setMaxListeners } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hasCode, RobotsAuditError } from '../core/errors.js';
@@ -171,9 +170,6 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const window: Promise<BatchResult>[] = [];
     const settled = new WeakSet<Promise<BatchResult>>();
     const maxWindow = threads * tasksPerWorker + 2;
-    // Each batch in flight listens to the signal (Piscina), plus a few awaits here: a bounded number, so
-    // Node's leak warning (at 11 listeners) would be a false alarm on the user's terminal.
-    if (signal !== undefined) setMaxListeners(Math.max(getMaxListeners(signal), maxWindow + 8), signal);
     const p = pool;
     const s = sink;
     const batcher = new Batcher(d.charCodeAt(0));
@@ -195,7 +191,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     };
     const submit = async (batch: Buffer) => {
       const out = outputs.size > 0 ? outputs.take(0) : null;
-      const task = p.run(batch, out, (spare) => outputs.give(spare), signal);
+      const task = p.run(batch, out, (spare) => outputs.give(spare));
       // Awaited in order by writeOldest; this marks it done and prevents an unhandled rejection.
       task.then(
         () => settled.add(task),

@@ -58,6 +58,27 @@ describe('ClassifyPool (real Piscina workers)', () => {
     ]);
   });
 
+  it('runs several batches at once on one worker (tasksPerWorker), so one waiting batch does not idle it', async () => {
+    // The resolver answers only once two batches wait for a policy: a worker that ran one batch at a time
+    // (as Piscina does for tasks given an abort signal) would never start the second, and this would time out.
+    const waiting: (() => void)[] = [];
+    const gate: typeof dirFetch = (req) =>
+      new Promise((resolve, reject) => {
+        waiting.push(() => dirFetch(req).then(resolve, reject));
+        if (waiting.length === 2) for (const go of waiting.splice(0)) go();
+      });
+    const one = new ClassifyPool(config(), 1, 2, gate);
+    try {
+      const results = await Promise.all([
+        one.run(batch('a.example,https://a.example/g-only\n'), null, () => {}),
+        one.run(batch('b.example,https://b.example/x\n'), null, () => {}),
+      ]);
+      expect(results.map((r) => r.stats.records)).toEqual([1, 1]);
+    } finally {
+      await one.destroy();
+    }
+  }, 10_000);
+
   it('writes into a recycled output buffer when it is large enough', async () => {
     const into = Buffer.allocUnsafeSlow(1 << 16).buffer as ArrayBuffer;
     const r = await pool.run(batch('a.example,https://a.example/g-only\n'), into, () => {});
