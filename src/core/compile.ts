@@ -11,7 +11,10 @@ import { locatePath, type PathSpan, pathFromUrl, SPAN_IN_PLACE } from './url-pat
 /** Out-parameter for locatePath; checks run one at a time on a thread, so one object serves all. */
 const span: PathSpan = { start: 0, end: 0 };
 
-/** RFC 9309 §2.2.2: the robots.txt URI itself is always allowed (the one deliberate exception). */
+/**
+ * RFC 9309 §2.2.2: the robots.txt URI itself is always allowed (the one deliberate exception). A rule
+ * that would disallow it gives way to "no rule decided"; a rule that allows it is reported as usual.
+ */
 export const ROBOTS_TXT_PATH = '/robots.txt';
 
 /** Estimated bytes of a set's or compiled object's own fields and headers. */
@@ -48,6 +51,8 @@ export class CompiledRuleSet {
   readonly tiny: TinySlot[] | undefined;
   /** Any other non-empty set: the trie table. */
   readonly index: RuleIndex | undefined;
+  /** Rank of the empty-pattern rule that decides when no pattern matches (the last rank), or -1. */
+  readonly fallback: number;
   readonly byteSize: number;
   /** Decision objects by rank, each made on first use (the pipeline only needs `decide`). */
   readonly decisions: (Decision | undefined)[];
@@ -55,7 +60,10 @@ export class CompiledRuleSet {
 
   constructor(rules: readonly GroupRule[]) {
     const ordered = orderRules(rules);
-    this.facts = new RuleFacts(ordered.infos);
+    this.facts = new RuleFacts(
+      ordered.fallback === undefined ? ordered.infos : [...ordered.infos, ordered.fallback],
+    );
+    this.fallback = ordered.fallback === undefined ? -1 : ordered.infos.length;
     this.decisions = new Array(this.facts.count);
     this.tiny = tinySlots(ordered);
     this.index =
@@ -99,6 +107,8 @@ abstract class CompiledBase implements CompiledRules {
   private readonly facts: RuleFacts;
   /** The set's decisions, shared and filled on first use: one load less per explicit outcome. */
   private readonly decisions: (Decision | undefined)[];
+  /** What a path no pattern matches gets: the empty-pattern rule's rank, or -1 (see CompiledRuleSet). */
+  protected readonly fallback: number;
 
   constructor(agent: string, set: CompiledRuleSet) {
     this.agent = agent;
@@ -106,6 +116,7 @@ abstract class CompiledBase implements CompiledRules {
     this.set = set;
     this.facts = set.facts;
     this.decisions = set.decisions;
+    this.fallback = set.fallback;
   }
 
   get rules(): readonly RuleInfo[] {
@@ -116,19 +127,21 @@ abstract class CompiledBase implements CompiledRules {
     return COMPILED_BYTES + this.set.byteSize;
   }
 
-  /** Rank of the deciding rule for the path+query `s[start, end)`, or -1. */
+  /** Rank of the deciding rule for the path+query `s[start, end)` (the fallback when no pattern matches), or -1. */
   protected abstract decideSpan(s: string, start: number, end: number): number;
 
   decide(pathAndQuery: string): number {
-    if (pathAndQuery.length === ROBOTS_TXT_PATH.length && pathAndQuery === ROBOTS_TXT_PATH) return -1;
-    return this.decideSpan(pathAndQuery, 0, pathAndQuery.length);
+    const rank = this.decideSpan(pathAndQuery, 0, pathAndQuery.length);
+    if (rank < 0 || pathAndQuery.length !== ROBOTS_TXT_PATH.length || this.facts.allowed(rank)) return rank;
+    return pathAndQuery === ROBOTS_TXT_PATH ? -1 : rank;
   }
 
   decideUrl(url: string): number {
     if (locatePath(url, span) !== SPAN_IN_PLACE) return this.decide(pathFromUrl(url));
     const { start, end } = span;
-    if (end - start === ROBOTS_TXT_PATH.length && url.startsWith(ROBOTS_TXT_PATH, start)) return -1;
-    return this.decideSpan(url, start, end);
+    const rank = this.decideSpan(url, start, end);
+    if (rank < 0 || end - start !== ROBOTS_TXT_PATH.length || this.facts.allowed(rank)) return rank;
+    return url.startsWith(ROBOTS_TXT_PATH, start) ? -1 : rank;
   }
 
   allowedAt(rank: number): boolean {
@@ -169,6 +182,24 @@ class NoRules extends CompiledBase {
   }
 }
 
+/**
+ * Only an empty rule (`Disallow:`, the commonest real file): it decides every path, and allows, so
+ * there is nothing to locate or match (not even /robots.txt, which it allows too).
+ */
+class FallbackOnly extends CompiledBase {
+  protected decideSpan(): number {
+    return this.fallback;
+  }
+
+  override decide(): number {
+    return this.fallback;
+  }
+
+  override decideUrl(): number {
+    return this.fallback;
+  }
+}
+
 class TinyRules extends CompiledBase {
   // The slots as fields of this object: a check reads no array.
   private readonly n: number;
@@ -203,12 +234,13 @@ class TinyRules extends CompiledBase {
     if (n > 1 && tinyHit(s, start, len, c1, this.p1, this.m1)) return 1;
     if (n > 2 && tinyHit(s, start, len, c1, this.p2, this.m2)) return 2;
     if (n > 3 && tinyHit(s, start, len, c1, this.p3, this.m3)) return 3;
-    return -1;
+    return this.fallback;
   }
 }
 
 class TableRules extends CompiledBase implements RuleTable {
   // The table's parts, held here directly: one object less to load per check.
+  readonly entries: number;
   readonly t: Int32Array;
   readonly pieces: readonly string[];
   readonly filters: readonly RegExp[];
@@ -227,6 +259,7 @@ class TableRules extends CompiledBase implements RuleTable {
     this.g1 = lead?.[1] ?? -1;
     this.g2 = lead?.[2] ?? -1;
     this.g3 = lead?.[3] ?? -1;
+    this.entries = index.entries;
     this.t = index.t;
     this.pieces = index.pieces;
     this.filters = index.filters;
@@ -234,18 +267,19 @@ class TableRules extends CompiledBase implements RuleTable {
 
   protected decideSpan(s: string, start: number, end: number): number {
     if (this.gated) {
-      if (end - start < 2 || s.charCodeAt(start) !== 47) return -1;
+      if (end - start < 2 || s.charCodeAt(start) !== 47) return this.fallback;
       const c = s.charCodeAt(start + 1);
-      if (c >= 128) return -1;
+      if (c >= 128) return this.fallback;
       const w = c < 64 ? (c < 32 ? this.g0 : this.g1) : c < 96 ? this.g2 : this.g3;
-      if (((w >>> (c & 31)) & 1) === 0) return -1;
+      if (((w >>> (c & 31)) & 1) === 0) return this.fallback;
     }
-    return decideIn(this, s, start, end);
+    const rank = decideIn(this, s, start, end);
+    return rank < 0 ? this.fallback : rank;
   }
 }
 
 export function compiledRules(agent: string, set: CompiledRuleSet): CompiledRules {
   if (set.tiny !== undefined) return new TinyRules(agent, set, set.tiny);
   if (set.index !== undefined) return new TableRules(agent, set, set.index);
-  return new NoRules(agent, set);
+  return set.fallback < 0 ? new NoRules(agent, set) : new FallbackOnly(agent, set);
 }

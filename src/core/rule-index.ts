@@ -108,7 +108,8 @@ function splitAll(patterns: readonly string[]): SplitRules {
 
 /** The compiled table and what `decide` needs besides it; shared by every agent that selects the same groups. */
 export interface RuleTable {
-  readonly count: number;
+  /** Ranks the table indexes: [0, entries). */
+  readonly entries: number;
   readonly t: Int32Array;
   /** The pieces after the first `*` of every wildcard rule, split at each further `*`, rule after rule. */
   readonly pieces: readonly string[];
@@ -122,7 +123,7 @@ export interface RuleTable {
  * checks hit different hosts' indexes.
  */
 export class RuleIndex implements RuleTable {
-  readonly count: number;
+  readonly entries: number;
   readonly t: Int32Array;
   readonly pieces: string[];
   readonly filters: RegExp[] = [];
@@ -137,7 +138,7 @@ export class RuleIndex implements RuleTable {
 
   constructor(ordered: OrderedRules) {
     const n = ordered.patterns.length;
-    this.count = n;
+    this.entries = n;
     const split = splitAll(ordered.patterns);
     this.pieces = split.pieces;
     this.lead = leadChars(split.prefixes);
@@ -248,7 +249,7 @@ export class RuleIndex implements RuleTable {
  */
 export function decideIn(table: RuleTable, s: string, start: number, end: number): number {
   const t = table.t;
-  const count = table.count;
+  const count = table.entries;
   const len = end - start;
   let best = count;
   let node = 0;

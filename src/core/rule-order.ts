@@ -8,11 +8,18 @@ import type { RuleInfo } from './types.js';
 export interface OrderedRules {
   readonly patterns: string[];
   readonly infos: RuleInfo[];
+  /**
+   * The empty-pattern rule that decides when no pattern matches (it matches every path with priority 0,
+   * below any pattern), with `allowed: true`: an empty Disallow disallows nothing. Undefined when none.
+   */
+  readonly fallback: RuleInfo | undefined;
 }
 
 /**
- * The patterns that can decide, in decision order. Priority is the escaped pattern's length; the
- * empty pattern (priority 0) never decides and is left out. Google-specific (HandleAllow): an Allow
+ * The patterns that can decide, in decision order. Priority is the escaped pattern's length. The empty
+ * pattern (priority 0) matches every path: as in the reference's matching_line(), it is the deciding line
+ * when nothing longer matches (the first empty Allow, else the first empty Disallow), but it never
+ * disallows (RobotsMatcher::disallow() needs a priority above 0). Google-specific (HandleAllow): an Allow
  * whose last '/' starts "/index.htm" also allows the pattern cut after that '/' plus '$', same line;
  * it has a lower priority, so it only counts when the full pattern does not match, as in the reference.
  * Order: longest first; on a tie Allow first; then the earlier line (the reference keeps the first
@@ -21,8 +28,14 @@ export interface OrderedRules {
 export function orderRules(rules: readonly GroupRule[]): OrderedRules {
   const patterns: string[] = [];
   const infos: RuleInfo[] = [];
+  let emptyAllow: RuleInfo | undefined;
+  let emptyDisallow: RuleInfo | undefined;
   for (const r of rules) {
-    if (r.pattern.length === 0) continue;
+    if (r.pattern.length === 0) {
+      if (r.info.allowed) emptyAllow ??= r.info;
+      else emptyDisallow ??= r.info;
+      continue;
+    }
     patterns.push(r.pattern);
     infos.push(r.info);
     if (r.info.allowed) {
@@ -41,7 +54,9 @@ export function orderRules(rules: readonly GroupRule[]): OrderedRules {
     keys[i] = primary * 2 ** 32 + i;
   }
   keys.sort();
-  const out: OrderedRules = { patterns: new Array(n), infos: new Array(n) };
+  const empty = emptyAllow ?? emptyDisallow;
+  const fallback = empty === undefined ? undefined : { ...empty, allowed: true };
+  const out: OrderedRules = { patterns: new Array(n), infos: new Array(n), fallback };
   for (let k = 0; k < n; k++) {
     const i = keys[k]! % 2 ** 32;
     out.patterns[k] = patterns[i]!;

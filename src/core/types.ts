@@ -46,7 +46,10 @@ export interface CompiledRules {
   decide(pathAndQuery: string): number;
   /** `decide` on an absolute URL or a path; never allocates when the URL's path needs no rewriting. */
   decideUrl(url: string): number;
-  /** Whether the rule of `rank` (from `decide`) is an Allow rule. */
+  /**
+   * Whether the rule of `rank` (from `decide`) allows: an Allow rule, or the empty rule (`Disallow:`,
+   * always the last rank) that decides when no pattern matches.
+   */
   allowedAt(rank: number): boolean;
   /** 1-based line of the rule of `rank`. */
   lineAt(rank: number): number;

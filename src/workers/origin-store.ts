@@ -53,11 +53,11 @@ export interface OriginEntry {
   /** In the store's list of origins with counters to report. */
   dirty: boolean;
   /** Output text is kept as latin1 strings holding UTF-8 bytes (the worker works in byte space). */
-  /** With several agents, per agent: `,allowed,verdict,rule_line,rule` by decision index + 1 (< NEAR_RANKS). */
+  /** With several agents, per agent: `,allowed,verdict,rule_line,rule` by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS). */
   parts: string[][];
   /** `,robots_status,error_code[,evidence]` and the line end. */
   tail: string;
-  /** With one agent: part + tail by decision index + 1 (< NEAR_RANKS); with a fixed verdict: [0] for every row. */
+  /** With one agent: part + tail by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS); with a fixed verdict: [0] for every row. */
   full: string[];
   /** Counters of the current batch: disallowed rows per agent (not a typed array: ~250 B less per origin). */
   disallowed: number[];
@@ -66,6 +66,17 @@ export interface OriginEntry {
   hitRules: CompiledRules[] | null;
   /** Rows judged for peers (see ADOPT_AFTER_ROWS). */
   served: number;
+}
+
+/**
+ * Where the verdict text of decision `idx` is cached in an entry's `full`/`parts`, or -1 (formatted per
+ * row): the near ranks, and the last rank, where an empty `Disallow:` sits when it decides every path no
+ * pattern matches (most rows of such an origin).
+ */
+function cacheSlot(e: OriginEntry, a: number, idx: number): number {
+  const k = idx + 1;
+  if (k < NEAR_RANKS) return k;
+  return idx === e.slot!.rules![a]!.count - 1 ? NEAR_RANKS : -1;
 }
 
 /**
@@ -285,8 +296,8 @@ export class OriginStore {
 
   /** One agent's verdict columns for decision `idx` (-1: no rule decided), with several agents. */
   part(e: OriginEntry, a: number, idx: number): string {
-    const k = idx + 1;
-    if (k >= NEAR_RANKS) return this.partText(e, a, idx);
+    const k = cacheSlot(e, a, idx);
+    if (k < 0) return this.partText(e, a, idx);
     const cached = e.parts[a]![k];
     if (cached !== undefined) return cached;
     const s = this.partText(e, a, idx);
@@ -303,13 +314,13 @@ export class OriginStore {
 
   /** With one agent: the whole suffix for decision `idx`. */
   full(e: OriginEntry, idx: number): string {
-    const k = idx + 1;
-    if (k >= NEAR_RANKS) return this.partText(e, 0, idx) + e.tail;
+    const k = cacheSlot(e, 0, idx);
+    if (k < 0) return this.partText(e, 0, idx) + e.tail;
     const cached = e.full[k];
     if (cached !== undefined) return cached;
     const text = this.partText(e, 0, idx) + e.tail;
-    // No rule decided: the text is the same for every origin with the same robots_status.
-    const s = idx < 0 ? this.shared(text) : text;
+    // No rule decided, or the empty `Disallow:` (the last rank) did: the same text for many origins.
+    const s = idx < 0 || k === NEAR_RANKS ? this.shared(text) : text;
     e.full[k] = s;
     return s;
   }

@@ -37,12 +37,49 @@ describe('CompiledRules', () => {
       rule: 'Allow: /private/ok',
     });
     expect(star.check('https://h/a.pdf')).toMatchObject({ allowed: false, line: 4 });
+    // No pattern matches: the empty `Disallow:` (priority 0) is the deciding line and allows, as the
+    // reference's RobotsMatcher::matching_line() and disallow() answer (robots.cc, commit c8ac4b1d).
     expect(star.check('https://h/a.pdf?x')).toEqual({
       allowed: true,
-      verdict: 'allowed_implicit',
-      line: 0,
-      rule: '',
+      verdict: 'allowed_explicit',
+      line: 6,
+      rule: 'Disallow: ',
     });
+  });
+
+  // An empty rule decides whatever no pattern matches, in every layout: only it (nothing to locate or
+  // match), a tiny set, and a table with its lead-char gate (which rejects `/z`).
+  it.each([
+    ['only an empty rule', 'User-agent: *\nDisallow:\n', 2],
+    ['a tiny set', 'User-agent: *\nDisallow: /a\nDisallow:\n', 3],
+    [
+      'a table',
+      `User-agent: *\n${['/a', '/b', '/c*x', '/d$', '/e', '/f'].map((p) => `Disallow: ${p}`).join('\n')}\nAllow:\n`,
+      8,
+    ],
+  ])('falls back to the empty rule with %s', (_, body, line) => {
+    const c = parseRobotsTxt(body).compile('AnyBot');
+    const fallback = {
+      allowed: true,
+      verdict: 'allowed_explicit',
+      line,
+      rule: line === 8 ? 'Allow: ' : 'Disallow: ',
+    };
+    for (const url of [
+      'https://h/z',
+      'https://h/',
+      'https://h',
+      'https://h/z/robots.txt',
+      'https://h/robots.txt?x',
+      '/%7E',
+    ]) {
+      expect(c.check(url)).toEqual(fallback);
+      expect(parseRobotsTxt(body).check(url, 'AnyBot')).toEqual(fallback);
+    }
+    // The empty rule allows /robots.txt too, so the exception leaves its report alone.
+    expect(c.check('https://h/robots.txt#top')).toEqual(fallback);
+    expect(c.decide('/robots.txt')).toBe(c.count - 1);
+    if (line > 2) expect(c.check('https://h/a1')).toMatchObject({ allowed: false, line: 2 });
   });
 
   it('always allows /robots.txt itself (RFC 9309 §2.2.2), but not other paths under it', () => {
@@ -59,7 +96,11 @@ describe('CompiledRules', () => {
   it('decide indexes into rules, -1 when nothing decides', () => {
     const i = star.decide('/private/x');
     expect(star.rules[i]).toEqual({ allowed: false, line: 2, rule: 'Disallow: /private' });
-    expect(star.decide('/public')).toBe(-1);
+    // The empty rule is the last rank: it decides when no pattern matches.
+    const last = star.decide('/public');
+    expect(last).toBe(star.count - 1);
+    expect(star.rules[last]).toEqual({ allowed: true, line: 6, rule: 'Disallow: ' });
+    expect(parseRobotsTxt('User-agent: *\nDisallow: /x\n').compile('AnyBot').decide('/public')).toBe(-1);
   });
 
   it('check(url) is checkPath(pathFromUrl(url)), including URLs whose path needs a slash or is empty', () => {
@@ -169,7 +210,8 @@ function brute(body: string, path: string): number {
     if (r.info.allowed && slash >= 0 && r.pattern.startsWith('/index.htm', slash))
       candidates.push(`${r.pattern.slice(0, slash + 1)}$`);
     for (const p of candidates) {
-      if (p.length === 0 || !matchPattern(path, p)) continue;
+      // The empty pattern matches every path with priority 0 (the reference's matching_line names it).
+      if (!matchPattern(path, p)) continue;
       const better =
         best === undefined ||
         p.length > best.len ||

@@ -189,17 +189,19 @@ export function referenceMatcher(body: string | Uint8Array, agent: string): (pat
       }
     }
     const implicit: Decision = { allowed: true, verdict: 'allowed_implicit', line: 0, rule: '' };
-    if (path === '/robots.txt') return implicit;
+    // disallow() needs a priority above 0, but matching_line() is HigherPriorityMatch(disallow, allow)
+    // whatever the priority: an empty pattern (priority 0) names its line and allows.
     const decide = (a: Best, d: Best): Decision | undefined => {
-      if (a.priority <= 0 && d.priority <= 0) return undefined;
-      if (d.priority > a.priority)
+      if (a.priority < 0 && d.priority < 0) return undefined;
+      if (d.priority > 0 && d.priority > a.priority)
         return { allowed: false, verdict: 'disallowed_explicit', line: d.line, rule: d.text };
-      return { allowed: true, verdict: 'allowed_explicit', line: a.line, rule: a.text };
+      const m = d.priority > a.priority ? d : a;
+      return { allowed: true, verdict: 'allowed_explicit', line: m.line, rule: m.text };
     };
     const specific = decide(allow.specific, disallow.specific);
-    if (specific !== undefined) return specific;
-    if (everSpecific) return implicit;
-    return decide(allow.global, disallow.global) ?? implicit;
+    const d = specific ?? (everSpecific ? implicit : (decide(allow.global, disallow.global) ?? implicit));
+    // Our one exception (RFC 9309 §2.2.2): /robots.txt is never disallowed.
+    return path === '/robots.txt' && !d.allowed ? implicit : d;
   };
 }
 

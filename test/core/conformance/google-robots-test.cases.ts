@@ -2,7 +2,8 @@
 // the tests that call IsUserAgentAllowed (= RobotsMatcher::OneAgentAllowedByRobots, one agent per call, so
 // they map 1:1 onto `check(url, agent)`). The reference asserts allowed/disallowed; the deciding line of
 // each row is the reference's matching_line() for that check (longest pattern wins, the first of equal
-// ones is kept, an Allow beats an equal Disallow), except that an empty pattern never decides (line 0).
+// ones is kept, an Allow beats an equal Disallow; an empty pattern matches with priority 0 and never
+// disallows).
 
 import { type BodyCase, rows } from './conformance-helpers.js';
 
@@ -156,8 +157,8 @@ export const MATCHING_CASES: BodyCase[] = [
     ['FooBot', PAGE, 'allowed', 2],
     ['FooBot', 'http://foo.bar/x/', 'disallowed', 3],
   ]),
-  // Both patterns empty: the reference reports the empty Allow's line; our empty patterns never decide.
-  rows('ID_LongestMatch', 'user-agent: FooBot\ndisallow: \nallow: \n', [['FooBot', PAGE, 'allowed', 0]]),
+  // Both patterns empty (priority 0): matching_line() is HigherPriorityMatch(disallow, allow), the Allow on a tie.
+  rows('ID_LongestMatch', 'user-agent: FooBot\ndisallow: \nallow: \n', [['FooBot', PAGE, 'allowed', 3]]),
   rows('ID_LongestMatch', 'user-agent: FooBot\ndisallow: /\nallow: /\n', [['FooBot', PAGE, 'allowed', 3]]),
   rows('ID_LongestMatch', 'user-agent: FooBot\ndisallow: /x\nallow: /x/\n', [
     ['FooBot', 'http://foo.bar/x', 'disallowed', 2],

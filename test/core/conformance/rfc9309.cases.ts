@@ -142,8 +142,9 @@ export const RFC_CASES: BodyCase[] = [
   rows('§2.2 ABNF (*WS around keys and ":"; derived)', '\tuser-agent : ExampleBot\n  disallow :  /x\n', [
     ['ExampleBot', `${E}/x`, 'disallowed', 2],
   ]),
+  // Allowed; the deciding line is the empty rule's, as the reference's matching_line() reports it.
   rows('§2.2 ABNF (empty-pattern; derived)', 'user-agent: *\ndisallow:\n', [
-    ['ExampleBot', `${E}/x`, 'allowed', 0],
+    ['ExampleBot', `${E}/x`, 'allowed', 2],
   ]),
   rows('§5.1 Simple Example', SIMPLE_EXAMPLE, [
     ['otherbot', `${E}/publications/report`, 'allowed', 4],

@@ -59,6 +59,15 @@ const EXCEPTION = [
     ['FooBot', 'http://example.com/robots.txt', 'allowed', 0],
     ['FooBot', 'http://example.com/humans.txt', 'disallowed', 2],
   ]),
+  // The exception only keeps /robots.txt from being disallowed: a rule that allows it is reported as
+  // the reference's matching_line() reports it (an Allow, or an empty rule when nothing else matches).
+  rows('exception: an Allow naming /robots.txt', 'User-agent: *\nAllow: /robots.txt\nDisallow: /\n', [
+    ['FooBot', 'http://example.com/robots.txt', 'allowed', 2],
+  ]),
+  rows('exception: an empty Disallow', 'User-agent: *\nDisallow: /private\nDisallow:\n', [
+    ['FooBot', 'http://example.com/robots.txt', 'allowed', 3],
+    ['FooBot', 'http://example.com/private', 'disallowed', 2],
+  ]),
 ];
 
 describe('documented exception: /robots.txt is always allowed (RFC 9309 §2.2.2)', () => {
