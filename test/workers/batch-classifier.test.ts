@@ -43,6 +43,32 @@ describe('BatchClassifier', () => {
     expect(stats.verdicts[0]).toEqual([0, 4, 3, 1, 0, 0, 0]);
   });
 
+  // robots.cc (commit c8ac4b1d): an empty pattern matches with priority 0, so matching_line() names it
+  // when nothing longer matches, though it never disallows.
+  it('writes an empty Disallow as the deciding rule where no pattern matches', async () => {
+    const d = robotsDir({
+      'e.example.txt': 'User-agent: *\nDisallow: /x\nDisallow:\n',
+      'f.example.txt': '# only this\nUser-agent: *\nDisallow:\n',
+    });
+    const c = new BatchClassifier(config());
+    const input = [
+      'e.example,https://e.example/x/1',
+      'e.example,https://e.example/y',
+      'f.example,https://f.example/a',
+      'f.example,https://f.example/robots.txt',
+      '',
+    ];
+    const { output, stats } = await c.classify(Buffer.from(input.join('\n')), dirFetcher(d).fetch);
+    expect(output.toString().split('\n')).toEqual([
+      'e.example,https://e.example/x/1,false,disallowed_explicit,2,Disallow: /x,file,',
+      'e.example,https://e.example/y,true,allowed_explicit,3,Disallow: ,file,',
+      'f.example,https://f.example/a,true,allowed_explicit,3,Disallow: ,file,',
+      'f.example,https://f.example/robots.txt,true,allowed_explicit,3,Disallow: ,file,',
+      '',
+    ]);
+    expect(stats.verdicts[0]).toEqual([3, 0, 1, 0, 0, 0, 0]); // allowed_explicit, allowed_implicit, disallowed_explicit, …
+  });
+
   it('gives every kind of bad row an error code and keeps the output rectangular', async () => {
     const { out, stats } = await run(
       [
