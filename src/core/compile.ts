@@ -167,26 +167,12 @@ abstract class CompiledBase implements CompiledRules {
   }
 }
 
-/** No rule can decide (a quarter of real hosts for a given agent): nothing to locate or match. */
-class NoRules extends CompiledBase {
-  protected decideSpan(): number {
-    return -1;
-  }
-
-  override decide(): number {
-    return -1;
-  }
-
-  override decideUrl(): number {
-    return -1;
-  }
-}
-
 /**
- * Only an empty rule (`Disallow:`, the commonest real file): it decides every path, and allows, so
- * there is nothing to locate or match (not even /robots.txt, which it allows too).
+ * No pattern: nothing to locate or match. Without rules (a quarter of real hosts for a given agent) no
+ * rule decides; with only an empty rule (`Disallow:`, the commonest real file) it decides every path,
+ * and allows, so even /robots.txt needs no test.
  */
-class FallbackOnly extends CompiledBase {
+class NoPatterns extends CompiledBase {
   protected decideSpan(): number {
     return this.fallback;
   }
@@ -281,5 +267,5 @@ class TableRules extends CompiledBase implements RuleTable {
 export function compiledRules(agent: string, set: CompiledRuleSet): CompiledRules {
   if (set.tiny !== undefined) return new TinyRules(agent, set, set.tiny);
   if (set.index !== undefined) return new TableRules(agent, set, set.index);
-  return set.fallback < 0 ? new NoRules(agent, set) : new FallbackOnly(agent, set);
+  return new NoPatterns(agent, set);
 }

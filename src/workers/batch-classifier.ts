@@ -331,14 +331,7 @@ export class BatchClassifier {
     stamp: number,
     fetchPolicies: PolicyFetcher,
   ): Promise<void> {
-    const keys = [...need.keys()];
-    const entries = await this.installer.ensure(
-      keys,
-      keys.map((k) => need.get(k)!),
-      stamp,
-      fetchPolicies,
-    );
-    const byKey = new Map(keys.map((k, j) => [k, entries[j]!]));
+    const byKey = await this.installer.ensureAll(need, stamp, fetchPolicies);
     for (let i = 0; i < rows.count; i++) {
       const key = rows.pendingKeys[i];
       if (key !== null && key !== undefined) rows.entries[i] = byKey.get(key)!;

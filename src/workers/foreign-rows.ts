@@ -131,14 +131,7 @@ async function install(
   stamp: number,
   fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
 ): Promise<void> {
-  const wanted = [...look.need.keys()];
-  const got = await installer.ensure(
-    wanted,
-    wanted.map((k) => look.need.get(k)!),
-    stamp,
-    fetchPolicies,
-  );
-  const byKey = new Map(wanted.map((k, j) => [k, got[j]!]));
+  const byKey = await installer.ensureAll(look.need, stamp, fetchPolicies);
   const { keys, entries } = look;
   for (let r = 0; r < keys.length; r++) if (keys[r] !== null) entries[r] = byKey.get(keys[r]!)!;
 }

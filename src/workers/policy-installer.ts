@@ -11,6 +11,17 @@ export class PolicyInstaller {
 
   constructor(private readonly store: OriginStore) {}
 
+  /** `ensure` for a unit of work's missing origins, by key: the entries by the same keys. */
+  async ensureAll(
+    need: ReadonlyMap<string, RowOrigin>,
+    stamp: number,
+    fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
+  ): Promise<Map<string, OriginEntry>> {
+    const keys = [...need.keys()];
+    const entries = await this.ensure(keys, [...need.values()], stamp, fetchPolicies);
+    return new Map(keys.map((k, j) => [k, entries[j]!]));
+  }
+
   /** Entries for `keys`/`origins` (same order), installing the policies of those not in the store yet. */
   async ensure(
     keys: string[],
