@@ -21,6 +21,8 @@ interface ClassifyArgs {
 
 /** Cleanup after SIGINT/SIGTERM gets this long before the process exits anyway. */
 const STOP_GRACE_MS = 10_000;
+/** Once stopped, what still holds the process open (sockets of fetches in flight) gets this long. */
+const STOP_EXIT_MS = 1000;
 
 async function run(argv: ClassifyArgs): Promise<number> {
   const controller = new AbortController();
@@ -52,12 +54,16 @@ async function run(argv: ClassifyArgs): Promise<number> {
   } catch (err) {
     if (stoppedBy !== null && hasCode(err, 'ERR_ABORTED')) {
       process.stderr.write(`robots-audit: stopped by ${stoppedBy}; no output file was written\n`);
-      // Fetches still in flight may hold sockets open; everything worth keeping is committed.
-      process.exit(signalExitCode(stoppedBy));
+      // The process ends on its own once no I/O is pending (process.exit would cut short I/O still in
+      // flight); fetches may still hold sockets open, and everything worth keeping is committed.
+      const code = signalExitCode(stoppedBy);
+      setTimeout(() => process.exit(code), STOP_EXIT_MS).unref();
+      return code;
     }
     return reportFatal(err);
   } finally {
-    stopListening();
+    // Once stopped, a second signal still exits at once.
+    if (stoppedBy === null) stopListening();
   }
 }
 

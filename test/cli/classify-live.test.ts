@@ -103,13 +103,20 @@ describe('classify with live fetching', () => {
         stdio: ['pipe', 'ignore', 'pipe'],
       },
     );
-    const closed = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
+    const closed = new Promise<{ code: number | null; by: string | null }>((resolve) =>
+      child.on('close', (c, by) => resolve({ code: c, by })),
+    );
     child.stdin.on('error', () => {}); // the child may exit before it reads everything
     child.stdin.write(`url\n${srv.origin('slow.test')}/a\n`);
     for (let t = 0; t < 100 && srv.hits('slow.test') === 0; t++) await new Promise((r) => setTimeout(r, 50));
     expect(srv.hits('slow.test')).toBe(1);
     child.kill('SIGINT');
-    expect(await closed).toBe(130);
+    const end = await closed;
+    expect(end.code, `ended by signal ${end.by}; stderr: ${stderr}`).toBe(130);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.startsWith('.sig.csv'))).toEqual([]);
     const db = new Database(cache, { readonly: true });

@@ -230,7 +230,9 @@ describe('robots-audit classify stops cleanly on signals', () => {
       child.stderr.on('data', (b: Buffer) => {
         stderr += b.toString();
       });
-      const closed = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      const closed = new Promise<{ code: number | null; by: string | null }>((resolve) =>
+        child.on('close', (c, by) => resolve({ code: c, by })),
+      );
       child.stdin.on('error', () => {}); // the child may exit before it reads everything
       const rows = ['host,url'];
       for (let i = 0; i < 50_000; i++) rows.push(`a.example,https://a.example/p/${i}`);
@@ -243,7 +245,9 @@ describe('robots-audit classify stops cleanly on signals', () => {
       }
       expect(readdirSync(outDir).filter((f) => f.endsWith('.tmp'))).toHaveLength(1);
       child.kill(signal);
-      expect(await closed).toBe(code);
+      const end = await closed;
+      // On failure, say how it ended: a signal (a crash, or a signal nobody handled) and what it printed.
+      expect(end.code, `ended by signal ${end.by}; stderr: ${stderr}`).toBe(code);
       expect(stderr).toContain(`stopped by ${signal}`);
       expect(existsSync(out)).toBe(false);
       expect(readdirSync(outDir)).toEqual([]);
