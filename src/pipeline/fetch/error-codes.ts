@@ -84,6 +84,10 @@ function codeOf(err: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
+function messageOf(err: unknown): string {
+  return String((err as { message?: unknown } | null)?.message ?? '');
+}
+
 function chain(err: unknown): unknown[] {
   const out: unknown[] = [];
   for (let e = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) out.push(e);
@@ -131,11 +135,16 @@ function classifyOne(err: unknown): UnreachableCode | undefined {
     case 'ERR_BROTLI_DECOMPRESSION_FAILED':
       return 'ERR_CONTENT_DECODING';
   }
-  if (code.startsWith('HPE_') || name === 'HTTPParserError') return 'ERR_MALFORMED_RESPONSE';
+  if (code.startsWith('HPE_') || name === 'HTTPParserError') {
+    // The connection ended inside the message (a chunked body cut short after `Connection: close`):
+    // llhttp's finish() says so only in the message, the error has no code.
+    const cut = code === 'HPE_INVALID_EOF_STATE' || /\bInvalid EOF state\b/.test(messageOf(err));
+    return cut ? 'ERR_CONNECTION_CLOSED' : 'ERR_MALFORMED_RESPONSE';
+  }
   if (TLS_PREFIXES.some((p) => code.startsWith(p))) return 'ERR_TLS';
   // Node names brotli decoder errors ERR__ERROR_FORMAT_… after the C library's error strings.
   if (code.startsWith('ERR__ERROR_') || code.startsWith('Z_')) return 'ERR_CONTENT_DECODING';
-  const message = String((err as { message?: unknown } | null)?.message ?? '');
+  const message = messageOf(err);
   if (/proxy/i.test(message)) return 'ERR_PROXY';
   if (/ssl|tls|certificate|alert/i.test(message)) return 'ERR_TLS';
   return undefined;

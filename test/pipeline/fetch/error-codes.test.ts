@@ -67,6 +67,14 @@ describe('classifyNetworkError', () => {
     ).toBe('ERR_MALFORMED_RESPONSE');
   });
 
+  it('an undici parser error at an unfinished message is a cut connection (retried), not a malformed one', () => {
+    const cut = classifyNetworkError(
+      err(undefined, 'Response does not match the HTTP/1.1 protocol (Invalid EOF state)', 'HTTPParserError'),
+    );
+    expect(cut).toMatchObject({ code: 'ERR_CONNECTION_CLOSED', retryable: true });
+    expect(classifyNetworkError(err('HPE_INVALID_EOF_STATE')).code).toBe('ERR_CONNECTION_CLOSED');
+  });
+
   it('walks the cause chain', () => {
     const outer = Object.assign(new Error('fetch failed'), { cause: err('ECONNREFUSED') });
     expect(classifyNetworkError(outer).code).toBe('ERR_CONNECTION_REFUSED');

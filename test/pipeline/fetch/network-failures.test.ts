@@ -104,6 +104,63 @@ describe('connection failures', () => {
     expect(p).toMatchObject(unreachable('ERR_CONNECTION_RESET'));
   });
 
+  describe('a server that says `Connection: close` itself', () => {
+    /** A raw server: one canned response for every connection, then `cut` (FIN or RST). */
+    async function rawServer(response: string, cut: 'end' | 'reset') {
+      const srv = createServer((socket) => {
+        socket.once('data', () => {
+          socket.write(response, () => {
+            setTimeout(() => (cut === 'reset' ? socket.resetAndDestroy() : socket.end()), 20);
+          });
+        });
+      });
+      await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+      return { srv, port: (srv.address() as { port: number }).port };
+    }
+    const head = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n';
+    const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`;
+    const cases = [
+      ['a chunked body cut by a close (FIN)', 'end', 'ERR_CONNECTION_CLOSED'],
+      // undici takes a reset after `Connection: close` as the end of the stream, then finds the message unfinished.
+      ['a chunked body cut by a reset', 'reset', 'ERR_CONNECTION_CLOSED'],
+    ] as const;
+    for (const [name, cut, code] of cases) {
+      it(`${name}, before its last chunk → ${code} (a partial file is not used)`, async () => {
+        const partial = `${head}Transfer-Encoding: chunked\r\n\r\n${chunk('User-agent: *\nDisallow: /private\n')}`;
+        const { srv, port } = await rawServer(partial, cut);
+        try {
+          const p = await fetchAt({ scheme: 'http', host: `cut-${cut}.test`, port });
+          expect(p).toMatchObject(unreachable(code));
+        } finally {
+          srv.close();
+        }
+      });
+    }
+
+    it('a whole chunked body, then a reset → used', async () => {
+      const whole = `${head}Transfer-Encoding: chunked\r\n\r\n${chunk('User-agent: *\nDisallow: /x\n')}0\r\n\r\n`;
+      const { srv, port } = await rawServer(whole, 'reset');
+      try {
+        const p = await fetchAt({ scheme: 'http', host: 'whole-reset.test', port });
+        expect(p).toMatchObject({ outcome: 'parsed', status: 200, errorCode: null });
+        expect(Buffer.from(p.body!).toString()).toBe('User-agent: *\nDisallow: /x\n');
+      } finally {
+        srv.close();
+      }
+    });
+
+    it('a body with no length, ended by the close (HTTP/1.1 read-to-close) → used', async () => {
+      const { srv, port } = await rawServer(`${head}\r\nUser-agent: *\nDisallow: /y\n`, 'end');
+      try {
+        const p = await fetchAt({ scheme: 'http', host: 'to-close.test', port });
+        expect(p).toMatchObject({ outcome: 'parsed', status: 200, errorCode: null });
+        expect(Buffer.from(p.body!).toString()).toBe('User-agent: *\nDisallow: /y\n');
+      } finally {
+        srv.close();
+      }
+    });
+  });
+
   it('closed before the declared Content-Length → ERR_CONNECTION_CLOSED', async () => {
     const p = await fetchOne('short.test', { kind: 'close-mid-body' });
     expect(p).toMatchObject(unreachable('ERR_CONNECTION_CLOSED'));
