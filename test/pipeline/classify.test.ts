@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
@@ -59,6 +60,36 @@ describe('classify (library)', () => {
     expect(Object.keys(rows[0]!)).toContain('verdict:GPTBot');
     expect(rows[1]!['verdict:Googlebot']).toBe('allowed_implicit');
     expect(rows[1]!['verdict:GPTBot']).toBe('disallowed_explicit');
+  });
+
+  it('reads classic Mac line ends (CR only) as LF, whichever chunk the first CR ends', async () => {
+    const lines = [
+      'host,url',
+      'a.example,https://a.example/private',
+      'a.example,"https://a.example/x,y"',
+      '',
+      'b.example,/relative',
+    ];
+    const lf = Buffer.from(`${lines.join('\n')}\n`);
+    const cr = Buffer.from(`${lines.join('\r')}\r`);
+    const lfOut = path.join(dir, 'lf-out.csv');
+    await classify({ input: Readable.from([lf]), output: lfOut, agents: ['Googlebot'], robotsDir: robots });
+    const expected = readFileSync(lfOut, 'utf8');
+    expect(expected.split('\n')).toHaveLength(lines.length); // the header and three rows (a blank line is no record)
+    // Cuts: right after the header's CR (the style is told only by the next chunk), inside a row, none.
+    for (const cut of [9, 8, 20, cr.length]) {
+      const output = path.join(dir, `cr-out-${cut}.csv`);
+      const chunks = [cr.subarray(0, cut), cr.subarray(cut)].filter((c) => c.length > 0);
+      const summary = await classify({
+        input: Readable.from(chunks),
+        output,
+        agents: ['Googlebot'],
+        robotsDir: robots,
+      });
+      expect(readFileSync(output, 'utf8')).toBe(expected);
+      expect(summary.recordsRead).toBe(3);
+      expect(summary.blankLines).toBe(1);
+    }
   });
 
   it('reads and writes gzip, and honours --delimiter for TSV logs', async () => {
