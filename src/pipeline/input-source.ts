@@ -3,12 +3,13 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { RobotsAuditError } from '../core/errors.js';
+import { asUtf8 } from './utf16-input.js';
 
 /** Bytes per read from a file: a few batches' worth (every chunk read is a new buffer). */
 const READ_CHUNK = 256 << 10;
 
 export interface InputSource {
-  /** Decompressed bytes, in order. Reading is paused while the consumer is not asking. */
+  /** Decompressed bytes (UTF-16 transcoded to UTF-8), in order. Reading is paused while the consumer is not asking. */
   chunks: AsyncIterable<Buffer>;
   /** Size of the input file as stored (compressed size for .gz), or null for stdin/streams. */
   totalBytes: number | null;
@@ -92,7 +93,7 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
     }
   }
   return {
-    chunks: chunks(),
+    chunks: asUtf8(chunks()),
     totalBytes,
     bytesRead: () => read,
     close() {

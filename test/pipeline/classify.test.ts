@@ -92,6 +92,20 @@ describe('classify (library)', () => {
     }
   });
 
+  it('reads a UTF-16LE tab-separated log with its BOM (a spreadsheet\'s "Unicode text"), gzipped, as UTF-8', async () => {
+    const log = 'host\turl\r\na.example\thttps://a.example/private/é\r\na.example\thttps://a.example/ok\r\n';
+    const input = path.join(dir, 'unicode.txt.gz');
+    writeFileSync(input, gzipSync(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(log, 'utf16le')])));
+    const output = path.join(dir, 'unicode-out.tsv');
+    await classify({ input, output, agents: ['Googlebot'], robotsDir: robots, delimiter: 'tab' });
+    const lines = readFileSync(output, 'utf8').split('\r\n');
+    expect(lines[0]).toBe('host\turl\tallowed\tverdict\trule_line\trule\trobots_status\terror_code');
+    expect(lines[1]).toBe(
+      'a.example\thttps://a.example/private/é\tfalse\tdisallowed_explicit\t2\tDisallow: /private\tfile\t',
+    );
+    expect(lines[2]).toMatch(/^a\.example\thttps:\/\/a\.example\/ok\ttrue\tallowed_implicit\t/);
+  });
+
   it('reads and writes gzip, and honours --delimiter for TSV logs', async () => {
     const input = path.join(dir, 'in.tsv.gz');
     writeFileSync(input, gzipSync('host\turl\tnote\na.example\thttps://a.example/private\tx,y\n'));
