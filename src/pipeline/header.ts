@@ -30,6 +30,13 @@ function findColumn(columns: string[], name: string): number {
   return loose.length === 1 ? loose[0]! : -1;
 }
 
+/** With one column that holds a tab, `;` or `|`, the likely delimiter, as a hint for the error message. */
+function delimiterHint(columns: readonly string[], delimiter: string): string {
+  if (columns.length !== 1) return '';
+  const likely = ['\t', ';', '|'].find((d) => d !== delimiter && columns[0]!.includes(d));
+  return likely === undefined ? '' : ` (or --delimiter ${likely === '\t' ? 'tab' : `'${likely}'`})`;
+}
+
 /**
  * Reads the header row from the start of the input. Returns undefined when `bytes` does not yet hold
  * a whole header (and eof is false). Throws a one-line RobotsAuditError when there is no usable header.
@@ -82,7 +89,7 @@ export function readHeader(
       .join(', ');
     throw new RobotsAuditError(
       'ERR_NO_URL_COLUMN',
-      `the input has no \`${opts.urlColumn}\` column (header: ${shown}${columns.length > 10 ? ', …' : ''}); use --url-column${opts.delimiter === ',' && columns.length === 1 && columns[0]!.includes('\t') ? ' (or --delimiter tab)' : ''}`,
+      `the input has no \`${opts.urlColumn}\` column (header: ${shown}${columns.length > 10 ? ', …' : ''}); use --url-column${delimiterHint(columns, opts.delimiter)}`,
     );
   }
   const hostIndex = findColumn(columns, opts.hostColumn);

@@ -32,6 +32,11 @@ describe('readHeader', () => {
       /no `url` column.*"host", "link"/,
     );
     expect(() => readHeader(Buffer.from('host\turl\n'), true, opts)).toThrow(/--delimiter tab/);
+    expect(() => readHeader(Buffer.from('host;url\n'), true, opts)).toThrow(
+      /use --url-column \(or --delimiter ';'\)$/,
+    );
+    expect(() => readHeader(Buffer.from('host|url\n'), true, opts)).toThrow(/--delimiter '\|'/);
+    expect(() => readHeader(Buffer.from('host,address\n'), true, opts)).toThrow(/use --url-column$/);
     expect(() => readHeader(Buffer.from(''), true, opts)).toThrow(/empty/);
     expect(() => readHeader(Buffer.from('host,"url'), true, opts)).toThrow(/unterminated quote/);
   });
