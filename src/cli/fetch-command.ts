@@ -1,8 +1,9 @@
-import { open, writeFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { RobotsAuditError } from '../core/errors.js';
 import type { WarmProgress, WarmSummary } from '../pipeline/fetch/warm-cache.js';
+import { openInput } from '../pipeline/input-source.js';
 import type { LivePolicyProvider } from '../pipeline/live-policy-provider.js';
 import { type Options, resolveOptions } from '../pipeline/options.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
@@ -117,18 +118,6 @@ async function writeSummaryFile(path: string, s: WarmSummary): Promise<void> {
   }
 }
 
-async function openInput(path: string): Promise<Readable> {
-  if (path === '-') return process.stdin;
-  try {
-    return (await open(path, 'r')).createReadStream();
-  } catch (err) {
-    throw new RobotsAuditError('ERR_INPUT', `Cannot read ${path}: ${(err as Error).message}`, {
-      path,
-      cause: err,
-    });
-  }
-}
-
 interface FetchArgs {
   input: string;
   progress?: boolean;
@@ -147,7 +136,8 @@ async function run(argv: FetchArgs): Promise<number> {
       quiet: argv.quiet,
       summary: argv.summary,
     });
-    const input = await openInput(inputPath(argv.input));
+    // The same reader as classify: a file or stdin, gzip and UTF-16 recognised by their first bytes.
+    const input = Readable.from((await openInput(inputPath(argv.input))).chunks);
     // Loaded here, not at the top: undici and the SQLite addon cost startup time for every other command.
     const [{ createLivePolicyProvider }, { warmCache }] = await Promise.all([
       import('../pipeline/live-policy-provider.js'),

@@ -23,7 +23,8 @@ export function bomLength(bytes: Uint8Array): number {
   return bytes.length >= 3 && bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? 3 : 0;
 }
 
-function findColumn(columns: string[], name: string): number {
+/** The column named `name`: an exact match, else the only one equal after trimming and lower-casing. */
+export function findColumn(columns: readonly string[], name: string): number {
   const exact = columns.indexOf(name);
   if (exact >= 0) return exact;
   const loose = columns.flatMap((c, i) => (c.trim().toLowerCase() === name.toLowerCase() ? [i] : []));

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ok } from '../helpers/multi-host-server.js';
@@ -50,6 +51,17 @@ function integrity(path: string): string {
 }
 
 describe('warming the cache', () => {
+  it('reads its input as classify does: gzip and UTF-16 are recognised by their first bytes', async () => {
+    env.srv.set('gz.test', ok('User-agent: *\nDisallow: /\n'));
+    const log = `url\r\n${env.srv.origin('gz.test')}/a\r\n`;
+    const input = join(env.tmp.dir, `in${n}.txt`);
+    writeFileSync(input, gzipSync(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(log, 'utf16le')])));
+    const r = await runCli(['fetch', input, ...local()]);
+    expect(r.code).toBe(0);
+    expect(env.srv.hits('gz.test')).toBe(1);
+    expect(currentRows(cache)).toEqual([{ origin: env.srv.origin('gz.test'), outcome: 'parsed' }]);
+  });
+
   it('fetches every origin of the input exactly once, then a second run needs no request', async () => {
     const hosts = Array.from({ length: 200 }, (_, i) => `w${i}.test`);
     for (const [i, h] of hosts.entries()) {
@@ -134,7 +146,7 @@ describe('errors', () => {
   it('a missing input file: one line, exit 3', async () => {
     const r = await runCli(['fetch', join(env.tmp.dir, 'nope.csv'), '--cache', cache]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^robots-audit: Cannot read .*nope\.csv: ENOENT/);
+    expect(r.stderr).toMatch(/^robots-audit: cannot read the input .*nope\.csv: no such file\n$/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { RobotsAuditError } from '../../core/errors.js';
 import { resolveRowUrl } from '../../workers/row-url.js';
+import { findColumn } from '../header.js';
 import type { LivePolicyProvider, ProviderStats } from '../live-policy-provider.js';
 import type { Options } from '../options.js';
 import type { Origin } from '../policy.js';
@@ -28,14 +29,6 @@ export interface WarmSummary extends WarmProgress {
 
 /** Origins remembered to skip repeats; beyond this the set restarts (a repeat is then a cheap cache hit). */
 const SEEN_LIMIT = 1_000_000;
-
-/** The column named `name`: an exact match, else the only one equal after trimming and lower-casing. */
-export function findColumn(columns: string[], name: string): number {
-  const exact = columns.indexOf(name);
-  if (exact >= 0) return exact;
-  const loose = columns.flatMap((c, i) => (c.trim().toLowerCase() === name.toLowerCase() ? [i] : []));
-  return loose.length === 1 ? loose[0]! : -1;
-}
 
 export async function warmCache(
   input: Readable,
