@@ -2,8 +2,8 @@
  * `robots-audit classify` spawned for real (dist/): files, stdin/stdout, gzip, several agents, the
  * summary, every kind of bad input, fatal errors, and SIGINT/SIGTERM mid-run.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -211,20 +211,24 @@ describe('robots-audit classify (CLI)', () => {
 });
 
 describe('robots-audit classify stops cleanly on signals', () => {
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const) {
-    it(`${signal}: exits ${code}, no OUTPUT file and no temporary file`, async () => {
+  // stdin runs the coordinator on the main thread; a named pipe as INPUT runs it in its own thread.
+  const cases = [
+    ['SIGINT', 130, 'stdin'],
+    ['SIGTERM', 143, 'stdin'],
+    ['SIGINT', 130, 'fifo'],
+    ['SIGTERM', 143, 'fifo'],
+  ] as const;
+  for (const [signal, code, from] of cases) {
+    it(`${signal}, input from ${from}: exits ${code}, no OUTPUT file and no temporary file`, async () => {
       const outDir = tempDir('ra-sig-');
       const out = path.join(outDir, 'v.csv');
+      const fifo = path.join(tempDir('ra-fifo-'), 'in.csv');
+      if (from === 'fifo') execFileSync('mkfifo', [fifo]);
       // Input comes from a pipe that stays open: the run is certainly mid-way when the signal arrives.
       const child = spawn(
         process.execPath,
-        [CLI, 'classify', '-', '-o', out, '--robots-dir', robots, '--agent', 'x'],
-        {
-          stdio: ['pipe', 'ignore', 'pipe'],
-        },
+        [CLI, 'classify', from === 'fifo' ? fifo : '-', '-o', out, '--robots-dir', robots, '--agent', 'x'],
+        { stdio: ['pipe', 'ignore', 'pipe'] },
       );
       let stderr = '';
       child.stderr.on('data', (b: Buffer) => {
@@ -233,10 +237,11 @@ describe('robots-audit classify stops cleanly on signals', () => {
       const closed = new Promise<{ code: number | null; by: string | null }>((resolve) =>
         child.on('close', (c, by) => resolve({ code: c, by })),
       );
-      child.stdin.on('error', () => {}); // the child may exit before it reads everything
+      const input = from === 'fifo' ? createWriteStream(fifo) : child.stdin;
+      input.on('error', () => {}); // the child may exit before it reads everything
       const rows = ['host,url'];
       for (let i = 0; i < 50_000; i++) rows.push(`a.example,https://a.example/p/${i}`);
-      child.stdin.write(`${rows.join('\n')}\n`);
+      input.write(`${rows.join('\n')}\n`);
       // Wait until the temporary output exists and has data: batches were classified and written.
       for (let t = 0; t < 200; t++) {
         const tmp = readdirSync(outDir).filter((f) => f.endsWith('.tmp'));
@@ -246,6 +251,7 @@ describe('robots-audit classify stops cleanly on signals', () => {
       expect(readdirSync(outDir).filter((f) => f.endsWith('.tmp'))).toHaveLength(1);
       child.kill(signal);
       const end = await closed;
+      input.destroy();
       // On failure, say how it ended: a signal (a crash, or a signal nobody handled) and what it printed.
       expect(end.code, `ended by signal ${end.by}; stderr: ${stderr}`).toBe(code);
       expect(stderr).toContain(`stopped by ${signal}`);
