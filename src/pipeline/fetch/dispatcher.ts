@@ -4,7 +4,8 @@ import { rootCertificates } from 'node:tls';
 import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
 import { RobotsAuditError } from '../../core/errors.js';
 import { bareAddress, isBlockedAddress } from './address-policy.js';
-import { fetchError } from './error-codes.js';
+import { classifyNetworkError, fetchError } from './error-codes.js';
+import { type ExchangeResponse, lenientRequest } from './lenient-request.js';
 import { createLookup, type ResolverConfig } from './resolver.js';
 
 /**
@@ -29,7 +30,7 @@ export interface FetchDispatcher {
    * Sends GET `url` and hands the response to `use`; the connection is released when `use` settles
    * (`use` must consume or discard the body).
    */
-  exchange<T>(url: URL, opts: ExchangeOptions, use: (res: Dispatcher.ResponseData) => Promise<T>): Promise<T>;
+  exchange<T>(url: URL, opts: ExchangeOptions, use: (res: ExchangeResponse) => Promise<T>): Promise<T>;
   /** True while a connection to `protocol//host:port` is being set up (tells a connect timeout from a headers one). */
   connecting(key: string): boolean;
   /** True when requests may go through a proxy (the proxy resolves names, so we pre-check them). */
@@ -79,7 +80,8 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
   const { resolver, timeoutMs } = config;
   const ca = trustedCas(config.caFile);
   const tlsOptions = ca === undefined ? {} : { ca };
-  const base = buildConnector({ timeout: timeoutMs, lookup: createLookup(resolver), ...tlsOptions } as never);
+  const lookup = createLookup(resolver);
+  const base = buildConnector({ timeout: timeoutMs, lookup, ...tlsOptions } as never);
   const pending = new Map<string, number>();
   const refuse = (address: string) => !resolver.allowPrivate && isBlockedAddress(address, resolver.blockList);
 
@@ -136,14 +138,28 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
   // Direct: one short-lived Client per request. Each origin is fetched once, so a pool per origin (what
   // an Agent keeps) would only add bookkeeping and idle sockets.
   const live = new Set<Client>();
+  const lenient = { lookup: lookup as never, refuse, ca };
   return {
     proxied: false,
     connecting,
     async exchange(url, opts, use) {
       const client = new Client(url.origin, { connect, ...common });
       live.add(client);
+      let res: Dispatcher.ResponseData;
       try {
-        return await use(await client.request({ path: url.pathname + url.search, method: 'GET', ...opts }));
+        try {
+          res = await client.request({ path: url.pathname + url.search, method: 'GET', ...opts });
+        } catch (err) {
+          // A response head undici's strict parser rejects gets one more try with a lenient parser.
+          if (opts.signal.aborted || classifyNetworkError(err).code !== 'ERR_MALFORMED_RESPONSE') throw err;
+          const { request, response } = await lenientRequest(url, opts, lenient);
+          try {
+            return await use(response);
+          } finally {
+            request.destroy();
+          }
+        }
+        return await use(res);
       } finally {
         live.delete(client);
         client.destroy(RELEASED).catch(ignore);

@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, discard, readCappedBody } from './body-reader.js';
 import { connectKey, type FetchDispatcher } from './dispatcher.js';
 import {
@@ -8,6 +7,7 @@ import {
   type UnavailableCode,
   type UnreachableCode,
 } from './error-codes.js';
+import type { ExchangeResponse } from './lenient-request.js';
 import type { Limiter } from './limiter.js';
 import { type ResolverConfig, resolveAllowed } from './resolver.js';
 import { backoffDelay, parseRetryAfter, sleep } from './retry-timing.js';
@@ -122,7 +122,7 @@ async function attempt(robotsUrl: string, s: FetchSettings, validators?: Validat
     errorCode,
   });
   /** One hop: the final answer of this attempt, or the URL a redirect points to. */
-  const hop = async (res: Dispatcher.ResponseData, conditional: boolean): Promise<AttemptResult | URL> => {
+  const hop = async (res: ExchangeResponse, conditional: boolean): Promise<AttemptResult | URL> => {
     answered = true;
     const status = res.statusCode;
     lastStatus = status;

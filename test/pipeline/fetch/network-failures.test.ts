@@ -2,7 +2,7 @@
  * Network failures end unreachable (disallow all) with a precise, stable error code; the per-request
  * time budget covers connect (incl. TLS), headers and body.
  */
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
@@ -34,6 +34,37 @@ async function fetchOne(
 ) {
   env.srv.set(host, b);
   return fetchAt(at(env.srv, host, scheme), extra);
+}
+
+/**
+ * Fetches from a raw server that answers each request with `respond(path)`, then ends the connection
+ * (FIN), resets it, or holds it open.
+ */
+async function fetchRaw(
+  host: string,
+  respond: (path: string) => string,
+  after: 'end' | 'reset' | 'hold',
+  extra: Partial<Options> = {},
+) {
+  const sockets = new Set<Socket>();
+  const srv = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.once('data', (d: Buffer) => {
+      const path = /^GET (\S+)/.exec(d.toString('latin1'))?.[1] ?? '/';
+      socket.write(respond(path), () => {
+        if (after === 'hold') return;
+        setTimeout(() => (after === 'reset' ? socket.resetAndDestroy() : socket.end()), 20);
+      });
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  try {
+    return await fetchAt({ scheme: 'http', host, port: (srv.address() as { port: number }).port }, extra);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    srv.close();
+  }
 }
 
 const unreachable = (errorCode: string) => ({
@@ -105,22 +136,6 @@ describe('connection failures', () => {
   });
 
   describe('a server that says `Connection: close` itself', () => {
-    /** Fetches from a raw server that sends `response` to every connection, then cuts it (FIN or RST). */
-    async function fetchRaw(host: string, response: string, cut: 'end' | 'reset') {
-      const srv = createServer((socket) => {
-        socket.once('data', () => {
-          socket.write(response, () => {
-            setTimeout(() => (cut === 'reset' ? socket.resetAndDestroy() : socket.end()), 20);
-          });
-        });
-      });
-      await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-      try {
-        return await fetchAt({ scheme: 'http', host, port: (srv.address() as { port: number }).port });
-      } finally {
-        srv.close();
-      }
-    }
     const head = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n';
     const chunked = `${head}Transfer-Encoding: chunked\r\n\r\n1b\r\nUser-agent: *\nDisallow: /x\n\r\n`;
     const parsed = { outcome: 'parsed', status: 200, errorCode: null };
@@ -128,22 +143,68 @@ describe('connection failures', () => {
     // undici takes a reset after `Connection: close` as the end of the stream, then finds the message unfinished.
     for (const cut of ['end', 'reset'] as const) {
       it(`a chunked body cut by ${cut === 'end' ? 'a close (FIN)' : 'a reset'} before its last chunk → ERR_CONNECTION_CLOSED (not used)`, async () => {
-        expect(await fetchRaw(`cut-${cut}.test`, chunked, cut)).toMatchObject(
+        expect(await fetchRaw(`cut-${cut}.test`, () => chunked, cut)).toMatchObject(
           unreachable('ERR_CONNECTION_CLOSED'),
         );
       });
     }
 
     it('a whole chunked body, then a reset → used', async () => {
-      const p = await fetchRaw('whole-reset.test', `${chunked}0\r\n\r\n`, 'reset');
+      const p = await fetchRaw('whole-reset.test', () => `${chunked}0\r\n\r\n`, 'reset');
       expect(p).toMatchObject(parsed);
       expect(Buffer.from(p.body!).toString()).toBe('User-agent: *\nDisallow: /x\n');
     });
 
     it('a body with no length, ended by the close (HTTP/1.1 read-to-close) → used', async () => {
-      const p = await fetchRaw('to-close.test', `${head}\r\nUser-agent: *\nDisallow: /y\n`, 'end');
+      const p = await fetchRaw('to-close.test', () => `${head}\r\nUser-agent: *\nDisallow: /y\n`, 'end');
       expect(p).toMatchObject(parsed);
       expect(Buffer.from(p.body!).toString()).toBe('User-agent: *\nDisallow: /y\n');
+    });
+  });
+
+  describe('responses only a lenient parser reads (undici rejects them; browsers and curl do not)', () => {
+    const bare = (status: string, headers: string[], body: string) =>
+      `HTTP/1.1 ${status}\n${[...headers, `Content-Length: ${body.length}`].join('\n')}\n\n${body}`;
+
+    it('header lines ending in a bare LF → parsed, with the body exact', async () => {
+      const p = await fetchRaw(
+        'bare-lf.test',
+        () => bare('200 OK', ['ETag: "v1"'], 'User-agent: *\nDisallow: /z\n'),
+        'end',
+      );
+      expect(p).toMatchObject({ outcome: 'parsed', status: 200, errorCode: null, etag: '"v1"' });
+      expect(Buffer.from(p.body!).toString()).toBe('User-agent: *\nDisallow: /z\n');
+    });
+
+    it('a bare-LF redirect is followed, and its target read the same way', async () => {
+      const p = await fetchRaw(
+        'bare-redirect.test',
+        (path) =>
+          path === '/robots.txt'
+            ? bare('301 Moved Permanently', ['Location: /real-robots.txt'], '')
+            : bare('200 OK', [], 'User-agent: *\nDisallow: /r\n'),
+        'end',
+      );
+      expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+      expect(p.finalUrl).toMatch(/\/real-robots\.txt$/);
+      expect(Buffer.from(p.body!).toString()).toBe('User-agent: *\nDisallow: /r\n');
+    });
+
+    it('a bare-LF 503 → unreachable by its status, as with CRLF', async () => {
+      const p = await fetchRaw('bare-503.test', () => bare('503 Busy', [], ''), 'end');
+      expect(p).toMatchObject({ outcome: 'unreachable', status: 503, errorCode: null });
+    });
+
+    it('a bare-LF head whose body never comes → ERR_BODY_TIMEOUT within the budget', async () => {
+      const started = Date.now();
+      const p = await fetchRaw(
+        'bare-stall.test',
+        () => 'HTTP/1.1 200 OK\nContent-Length: 1000\n\nUser-agent',
+        'hold',
+        { timeout: 0.5 },
+      );
+      expect(p).toMatchObject(unreachable('ERR_BODY_TIMEOUT'));
+      expect(Date.now() - started).toBeLessThan(3000);
     });
   });
 

@@ -1,0 +1,70 @@
+// A second HTTP/1 client, for responses undici's strict parser rejects but browsers and curl read: header
+// lines ending in a bare LF (embedded and hand-written servers send them), odd header bytes. It is Node's
+// own client with `insecureHTTPParser`, used only to retry a request that undici found malformed.
+
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
+import { bareAddress } from './address-policy.js';
+import { fetchError } from './error-codes.js';
+
+/** What a fetch reads of a response, whichever client got it. */
+export interface ExchangeResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+export interface LenientClientConfig {
+  /** The same lookup as undici's connector: pins and the address block list. */
+  lookup: NonNullable<http.RequestOptions['lookup']>;
+  /** True for an address that must not be connected to. */
+  refuse: (address: string) => boolean;
+  /** Extra CAs (with the bundled roots), or undefined for Node's default store. */
+  ca: string[] | undefined;
+}
+
+/**
+ * GET `url` with Node's lenient parser; resolves once the response head is in. The caller destroys
+ * the returned request when done with the body (one connection per request, never reused).
+ */
+export function lenientRequest(
+  url: URL,
+  opts: { headers: Record<string, string>; signal: AbortSignal },
+  config: LenientClientConfig,
+): Promise<{ request: http.ClientRequest; response: ExchangeResponse }> {
+  const host = bareAddress(url.hostname);
+  // Node skips `lookup` for IP literals, so those are checked here, as the undici connector does.
+  if (isIP(host) !== 0 && config.refuse(host)) {
+    return Promise.reject(
+      fetchError('ERR_BLOCKED_ADDRESS', `${host} is a refused address; use --allow-private`),
+    );
+  }
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(url, {
+      method: 'GET',
+      headers: opts.headers,
+      signal: opts.signal,
+      agent: false,
+      insecureHTTPParser: true,
+      lookup: config.lookup,
+      ...(config.ca === undefined ? {} : { ca: config.ca }),
+    });
+    request.on('socket', (socket) => {
+      socket.once('connect', () => {
+        const remote = socket.remoteAddress;
+        // Belt and braces: the address actually connected to, whatever resolved it.
+        if (remote !== undefined && config.refuse(remote)) {
+          request.destroy(fetchError('ERR_BLOCKED_ADDRESS', `${remote} is a refused address`));
+        }
+      });
+    });
+    request.on('response', (res: IncomingMessage) => {
+      resolve({ request, response: { statusCode: res.statusCode ?? 0, headers: res.headers, body: res } });
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
