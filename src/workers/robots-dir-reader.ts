@@ -11,11 +11,13 @@ import { keyOf, type RowOrigin } from './row-url.js';
 
 /**
  * The file of an origin: `<host>.txt` for the scheme's default port, `<host>_<port>.txt` otherwise
- * (host in its ASCII/punycode form, IPv6 literals with their brackets); http and https share it.
+ * (host in its ASCII/punycode form, IPv6 literals with their brackets); http and https share it. A
+ * fully qualified name's trailing dot (`example.com.`, the same DNS name) is left out of the file name.
  */
 export function robotsFileName(origin: RowOrigin): string {
   const def = origin.scheme === 'https' ? 443 : 80;
-  return origin.port === def ? `${origin.host}.txt` : `${origin.host}_${origin.port}.txt`;
+  const host = origin.host.endsWith('.') ? origin.host.slice(0, -1) : origin.host;
+  return origin.port === def ? `${host}.txt` : `${host}_${origin.port}.txt`;
 }
 
 /** Hosts come from untrusted input: never let one name a path outside the directory. */

@@ -52,6 +52,16 @@ describe('robots-dir reader (the workers read policy files themselves)', () => {
     ]);
   });
 
+  it("reads a fully qualified name's file without its trailing dot (the same DNS name)", () => {
+    const dotted = readRobotsFile(dir, { scheme: 'https', host: 'a.example.', port: 443 });
+    const plain = readRobotsFile(dir, { scheme: 'https', host: 'a.example', port: 443 });
+    expect(dotted.kind).toBe('file');
+    expect(dotted).toEqual(plain);
+    expect(readRobotsFile(dir, { scheme: 'http', host: 'a.example.', port: 8080 })).toEqual(
+      readRobotsFile(dir, { scheme: 'http', host: 'a.example', port: 8080 }),
+    );
+  });
+
   it('counts what it read for the summary, but not origins adopted from their owner', () => {
     const source = new DirPolicySource(dir);
     expect(source.take()).toBeNull();
