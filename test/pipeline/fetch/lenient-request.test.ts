@@ -1,7 +1,9 @@
-/** The lenient client keeps the undici connector's address rules: refused literals and refused peers. */
+/** The lenient client keeps the undici path's rules: refused literals and peers, and certificate checks. */
 import { createServer } from 'node:net';
+import { createServer as createTlsServer, rootCertificates, type Server as TlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lenientRequest } from '../../../src/pipeline/fetch/lenient-request.js';
+import { createTestCa } from '../../helpers/test-ca.js';
 
 let port = 0;
 let hits = 0;
@@ -22,20 +24,24 @@ const toLoopback = ((_host: string, opts: { all?: boolean }, cb: (...args: unkno
   else cb(null, '127.0.0.1', 4);
 }) as never;
 
-const get = (url: string, refuse: (a: string) => boolean) =>
+const get = (url: string, refuse: (a: string) => boolean, ca?: string[]) =>
   lenientRequest(
     new URL(url),
     { headers: {}, signal: new AbortController().signal },
-    { lookup: toLoopback, refuse, ca: undefined },
+    { lookup: toLoopback, refuse, ca },
   );
+
+async function bodyOf(url: string, ca?: string[]): Promise<[number, string]> {
+  const { request, response } = await get(url, () => false, ca);
+  let body = '';
+  for await (const c of response.body) body += c;
+  request.destroy();
+  return [response.statusCode, body];
+}
 
 describe('lenientRequest', () => {
   it('reads a bare-LF response when the address is allowed', async () => {
-    const { request, response } = await get(`http://lenient.test:${port}/robots.txt`, () => false);
-    let body = '';
-    for await (const c of response.body) body += c;
-    request.destroy();
-    expect([response.statusCode, body]).toEqual([200, 'ok']);
+    expect(await bodyOf(`http://lenient.test:${port}/robots.txt`)).toEqual([200, 'ok']);
   });
 
   it('refuses an IP literal before connecting', async () => {
@@ -51,6 +57,42 @@ describe('lenientRequest', () => {
       get(`http://lenient.test:${port}/robots.txt`, (a) => a === '127.0.0.1'),
     ).rejects.toMatchObject({
       code: 'ERR_BLOCKED_ADDRESS',
+    });
+  });
+});
+
+describe('lenientRequest over TLS checks certificates as the undici path does', () => {
+  const ca = createTestCa();
+  let tlsPort = 0;
+  let tlsServer: TlsServer;
+  beforeAll(async () => {
+    tlsServer = createTlsServer(ca.issue(['lenient.tls.test']), (socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\nContent-Length: 3\n\ntls'));
+    });
+    await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+    tlsPort = (tlsServer.address() as { port: number }).port;
+  });
+  afterAll(() => {
+    tlsServer.close();
+    ca.cleanup();
+  });
+
+  it('trusts the extra CA it is given (with the bundled roots)', async () => {
+    const trusted = [...rootCertificates, ca.caPem];
+    expect(await bodyOf(`https://lenient.tls.test:${tlsPort}/robots.txt`, trusted)).toEqual([200, 'tls']);
+  });
+
+  it('refuses a certificate no trusted CA signed', async () => {
+    await expect(bodyOf(`https://lenient.tls.test:${tlsPort}/robots.txt`)).rejects.toMatchObject({
+      code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    });
+  });
+
+  it('refuses a certificate for another name', async () => {
+    const trusted = [...rootCertificates, ca.caPem];
+    await expect(bodyOf(`https://other.tls.test:${tlsPort}/robots.txt`, trusted)).rejects.toMatchObject({
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
     });
   });
 });
