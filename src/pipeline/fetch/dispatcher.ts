@@ -138,7 +138,8 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
   // Direct: one short-lived Client per request. Each origin is fetched once, so a pool per origin (what
   // an Agent keeps) would only add bookkeeping and idle sockets.
   const live = new Set<Client>();
-  const lenient = { lookup: lookup as never, refuse, ca };
+  const lenientLive = new Set<{ destroy(): void }>();
+  const lenient = { lookup: lookup as never, refuse, ca, live: lenientLive };
   return {
     proxied: false,
     connecting,
@@ -166,6 +167,7 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
       }
     },
     async close() {
+      for (const r of lenientLive) r.destroy();
       await Promise.all([...live].map((c) => c.destroy(RELEASED).catch(ignore)));
     },
   };

@@ -23,6 +23,8 @@ export interface LenientClientConfig {
   refuse: (address: string) => boolean;
   /** Extra CAs (with the bundled roots), or undefined for Node's default store. */
   ca: string[] | undefined;
+  /** Requests not yet closed are kept here, so that closing the dispatcher can end them. */
+  live?: Set<{ destroy(): void }>;
 }
 
 /**
@@ -52,6 +54,8 @@ export function lenientRequest(
       lookup: config.lookup,
       ...(config.ca === undefined ? {} : { ca: config.ca }),
     });
+    config.live?.add(request);
+    request.on('close', () => config.live?.delete(request));
     request.on('socket', (socket) => {
       socket.once('connect', () => {
         const remote = socket.remoteAddress;

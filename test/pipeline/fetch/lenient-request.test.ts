@@ -61,6 +61,25 @@ describe('lenientRequest', () => {
   });
 });
 
+describe('lenientRequest in flight', () => {
+  it('is in `live` from the start until it closes, so a closing dispatcher can end it', async () => {
+    const silent = createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const live = new Set<{ destroy(): void }>();
+    const pending = lenientRequest(
+      new URL(`http://silent.test:${(silent.address() as { port: number }).port}/robots.txt`),
+      { headers: {}, signal: new AbortController().signal },
+      { lookup: toLoopback, refuse: () => false, ca: undefined, live },
+    );
+    expect(live.size).toBe(1);
+    for (const r of live) r.destroy();
+    await expect(pending).rejects.toThrow();
+    await new Promise((r) => setImmediate(r));
+    expect(live.size).toBe(0);
+    silent.close();
+  });
+});
+
 describe('lenientRequest over TLS checks certificates as the undici path does', () => {
   const ca = createTestCa();
   let tlsPort = 0;
