@@ -8,7 +8,6 @@ import { Batcher, MAX_PENDING_BYTES } from './batcher.js';
 import { BufferPool } from './buffer-pool.js';
 import { type Header, readHeader } from './header.js';
 import { openInput } from './input-source.js';
-import { crToLf, lineEndStyle } from './line-ends.js';
 import { type Options, resolveOptions } from './options.js';
 import { OutputSink } from './output-sink.js';
 import type { PolicyProvider } from './policy.js';
@@ -101,28 +100,21 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
   try {
     handle = custom ? { provider: custom, kind: 'live', figures: () => null } : await providerFor(options);
     const chunks = source.chunks[Symbol.asyncIterator]();
-    // Told by the first line end; a CR-only input is read with LF line ends from then on.
-    let style: 'cr' | 'lf' | undefined;
     const next = async () => {
       const r0 = performance.now();
       const r = await abortable(chunks.next(), signal);
-      if (style === 'cr' && r.done !== true) r.value = crToLf(r.value);
       readingMs += performance.now() - r0;
       return r;
     };
 
     // The header row: read until it is whole.
-    let head: Buffer = Buffer.alloc(0);
+    let head = Buffer.alloc(0);
     let header: Header | undefined;
     let eof = false;
     while (header === undefined) {
       const r = await next();
       eof = r.done === true;
       if (!eof) head = Buffer.concat([head, r.value]);
-      if (style === undefined) {
-        style = lineEndStyle(head, eof);
-        if (style === 'cr') head = crToLf(head);
-      }
       if (head.length > MAX_PENDING_BYTES) {
         throw new RobotsAuditError(
           'ERR_BAD_HEADER',

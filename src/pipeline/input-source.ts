@@ -3,13 +3,17 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { RobotsAuditError } from '../core/errors.js';
+import { withLfLines } from './line-ends.js';
 import { asUtf8 } from './utf16-input.js';
 
 /** Bytes per read from a file: a few batches' worth (every chunk read is a new buffer). */
 const READ_CHUNK = 256 << 10;
 
 export interface InputSource {
-  /** Decompressed bytes (UTF-16 transcoded to UTF-8), in order. Reading is paused while the consumer is not asking. */
+  /**
+   * Decompressed bytes, in order, UTF-16 transcoded to UTF-8 and lone-CR line ends turned into LF.
+   * Reading is paused while the consumer is not asking.
+   */
   chunks: AsyncIterable<Buffer>;
   /** Size of the input file as stored (compressed size for .gz), or null for stdin/streams. */
   totalBytes: number | null;
@@ -93,7 +97,7 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
     }
   }
   return {
-    chunks: asUtf8(chunks()),
+    chunks: withLfLines(asUtf8(chunks())),
     totalBytes,
     bytesRead: () => read,
     close() {

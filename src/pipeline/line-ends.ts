@@ -26,3 +26,27 @@ export function crToLf(bytes: Buffer): Buffer {
   for (let i = out.indexOf(CR); i >= 0; i = out.indexOf(CR, i + 1)) out[i] = LF;
   return out;
 }
+
+/**
+ * The chunks with LF line ends when the input's first line end is a lone CR, else as they come. Chunks
+ * before that line end hold none and pass at once; only a chunk ending in that CR waits for the next byte.
+ */
+export async function* withLfLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let style: 'cr' | 'lf' | undefined;
+  let held: Buffer | null = null;
+  for await (const chunk of chunks) {
+    let c = chunk;
+    if (style === undefined) {
+      if (held !== null) c = Buffer.concat([held, c]);
+      held = null;
+      style = lineEndStyle(c, false);
+      if (style === undefined) {
+        if (c.length > 0 && c[c.length - 1] === CR) held = c;
+        else yield c;
+        continue;
+      }
+    }
+    yield style === 'cr' ? crToLf(c) : c;
+  }
+  if (held !== null) yield crToLf(held);
+}

@@ -1,6 +1,8 @@
 // Logs saved as "Unicode text" (UTF-16 with its BOM, as spreadsheet programs export them) are read as
 // UTF-8: everything after the reader works on UTF-8 bytes.
 
+import { TextDecoder } from 'node:util';
+
 /** The UTF-16 encoding a BOM at the start of `head` names, or null. */
 export function utf16Encoding(head: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   if (head.length < 2) return null;
@@ -14,29 +16,28 @@ export function utf16Encoding(head: Uint8Array): 'utf-16le' | 'utf-16be' | null 
  * a code unit or surrogate pair cut between chunks is joined; an unpaired surrogate becomes U+FFFD).
  */
 export async function* asUtf8(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  const it = chunks[Symbol.asyncIterator]();
-  // Two bytes tell the encoding; a pipe may hand over fewer first.
-  let head: Buffer = Buffer.alloc(0);
-  let done = false;
-  while (head.length < 2 && !done) {
-    const r = await it.next();
-    if (r.done === true) done = true;
-    else head = head.length === 0 ? r.value : Buffer.concat([head, r.value]);
+  // Two bytes tell the encoding; a pipe may hand over fewer first. null once told.
+  let head: Buffer | null = Buffer.alloc(0);
+  let decoder: TextDecoder | null = null;
+  for await (const chunk of chunks) {
+    let c = chunk;
+    if (head !== null) {
+      c = head.length === 0 ? c : Buffer.concat([head, c]);
+      if (c.length < 2) {
+        head = c;
+        continue;
+      }
+      head = null;
+      const encoding = utf16Encoding(c);
+      if (encoding !== null) decoder = new TextDecoder(encoding);
+    }
+    if (decoder === null) yield c;
+    else {
+      const text = decoder.decode(c, { stream: true });
+      if (text.length > 0) yield Buffer.from(text, 'utf8');
+    }
   }
-  const encoding = utf16Encoding(head);
-  if (encoding === null) {
-    if (head.length > 0) yield head;
-    for (let r = done ? null : await it.next(); r !== null && r.done !== true; r = await it.next())
-      yield r.value;
-    return;
-  }
-  const decoder = new TextDecoder(encoding);
-  let r: IteratorResult<Buffer> | null = { done: false, value: head };
-  while (r !== null && r.done !== true) {
-    const text = decoder.decode(r.value, { stream: true });
-    if (text.length > 0) yield Buffer.from(text, 'utf8');
-    r = done ? null : await it.next();
-  }
-  const tail = decoder.decode();
+  if (head !== null && head.length > 0) yield head;
+  const tail = decoder?.decode() ?? '';
   if (tail.length > 0) yield Buffer.from(tail, 'utf8');
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crToLf, lineEndStyle } from '../../src/pipeline/line-ends.js';
+import { crToLf, lineEndStyle, withLfLines } from '../../src/pipeline/line-ends.js';
 
 const b = (s: string) => Buffer.from(s, 'latin1');
 
@@ -28,6 +28,28 @@ describe('crToLf', () => {
         const out = crToLf(input);
         expect(out.toString()).toBe(text.replaceAll('\r', '\n'));
         expect(input.equals(before)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('withLfLines', () => {
+  it('gives the whole input with LF line ends when its first line end is a lone CR, else unchanged, however cut', async () => {
+    const text = fc.string({ unit: fc.constantFrom('a', ',', '\r', '\n') });
+    await fc.assert(
+      fc.asyncProperty(text, fc.array(fc.nat(), { maxLength: 5 }), async (t, at) => {
+        const whole = Buffer.from(t);
+        const cuts = [...new Set(at.map((a) => a % (whole.length + 1)))].sort((x, y) => x - y);
+        const parts = [0, ...cuts, whole.length]
+          .slice(1)
+          .map((end, k, ends) => whole.subarray(k === 0 ? 0 : ends[k - 1]!, end));
+        async function* from() {
+          yield* parts;
+        }
+        const out: Buffer[] = [];
+        for await (const c of withLfLines(from())) out.push(c);
+        const expected = lineEndStyle(whole, true) === 'cr' ? crToLf(whole) : whole;
+        expect(Buffer.concat(out).equals(expected)).toBe(true);
       }),
     );
   });

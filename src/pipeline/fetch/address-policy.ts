@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { fetchError } from './error-codes.js';
 
 /**
  * Which IP addresses a fetch may connect to. A crawl log is untrusted input: without `--allow-private`
@@ -89,4 +90,20 @@ export function isBlockedAddress(address: string, list: BlockList): boolean {
   if (list.check(bare, 'ipv6')) return true;
   const v4 = embeddedV4(bare);
   return v4 !== undefined && list.check(v4, 'ipv4');
+}
+
+/**
+ * The error for connecting to `hostname` when it is an IP literal that `refuse` refuses, else null. Node
+ * skips `lookup` for literals, so the lookup's own check never sees them.
+ */
+export function refusedLiteral(hostname: string, refuse: (address: string) => boolean): Error | null {
+  const host = bareAddress(hostname);
+  if (isIP(host) === 0 || !refuse(host)) return null;
+  return fetchError('ERR_BLOCKED_ADDRESS', `${host} is a refused address; use --allow-private`);
+}
+
+/** The error for a connected peer whose address `refuse` refuses (belt and braces, whatever resolved it), else null. */
+export function refusedPeer(remote: string | undefined, refuse: (address: string) => boolean): Error | null {
+  if (remote === undefined || !refuse(remote)) return null;
+  return fetchError('ERR_BLOCKED_ADDRESS', `${remote} is a refused address`);
 }

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { isIP, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
 import { RobotsAuditError } from '../../core/errors.js';
-import { bareAddress, isBlockedAddress } from './address-policy.js';
-import { classifyNetworkError, fetchError } from './error-codes.js';
-import { type ExchangeResponse, lenientRequest } from './lenient-request.js';
+import { isBlockedAddress, refusedLiteral, refusedPeer } from './address-policy.js';
+import { classifyNetworkError } from './error-codes.js';
+import { lenientRequest } from './lenient-request.js';
 import { createLookup, type ResolverConfig } from './resolver.js';
 
 /**
@@ -23,6 +24,13 @@ export interface DispatcherConfig {
 export interface ExchangeOptions {
   headers: Record<string, string>;
   signal: AbortSignal;
+}
+
+/** What a fetch reads of a response, whichever client got it (undici, or the lenient retry). */
+export interface ExchangeResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
 }
 
 export interface FetchDispatcher {
@@ -86,10 +94,9 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
   const refuse = (address: string) => !resolver.allowPrivate && isBlockedAddress(address, resolver.blockList);
 
   const connect: buildConnector.connector = (opts, callback) => {
-    const host = bareAddress(opts.hostname);
-    // net.connect skips `lookup` for IP literals, so those are checked here.
-    if (isIP(host) !== 0 && refuse(host)) {
-      callback(fetchError('ERR_BLOCKED_ADDRESS', `${host} is a refused address; use --allow-private`), null);
+    const literal = refusedLiteral(opts.hostname, refuse);
+    if (literal !== null) {
+      callback(literal, null);
       return;
     }
     const key = connectKey(opts.protocol, opts.hostname, opts.port);
@@ -99,11 +106,10 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
       if (left === 0) pending.delete(key);
       else pending.set(key, left);
       if (err) return callback(err, null);
-      const remote = (socket as Socket).remoteAddress;
-      // Belt and braces: the address actually connected to, whatever resolved it.
-      if (remote !== undefined && refuse(remote)) {
+      const peer = refusedPeer((socket as Socket).remoteAddress, refuse);
+      if (peer !== null) {
         socket!.destroy();
-        return callback(fetchError('ERR_BLOCKED_ADDRESS', `${remote} is a refused address`), null);
+        return callback(peer, null);
       }
       callback(null, socket!);
     });

@@ -1,5 +1,5 @@
 import { ACCEPT_ENCODING, discard, readCappedBody } from './body-reader.js';
-import { connectKey, type FetchDispatcher } from './dispatcher.js';
+import { connectKey, type ExchangeResponse, type FetchDispatcher } from './dispatcher.js';
 import {
   classifyNetworkError,
   type FetchErrorCode,
@@ -7,7 +7,6 @@ import {
   type UnavailableCode,
   type UnreachableCode,
 } from './error-codes.js';
-import type { ExchangeResponse } from './lenient-request.js';
 import type { Limiter } from './limiter.js';
 import { type ResolverConfig, resolveAllowed } from './resolver.js';
 import { backoffDelay, parseRetryAfter, sleep } from './retry-timing.js';

@@ -4,17 +4,8 @@
 
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import type { Readable } from 'node:stream';
-import { bareAddress } from './address-policy.js';
-import { fetchError } from './error-codes.js';
-
-/** What a fetch reads of a response, whichever client got it. */
-export interface ExchangeResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable;
-}
+import { refusedLiteral, refusedPeer } from './address-policy.js';
+import type { ExchangeOptions, ExchangeResponse } from './dispatcher.js';
 
 export interface LenientClientConfig {
   /** The same lookup as undici's connector: pins and the address block list. */
@@ -33,16 +24,11 @@ export interface LenientClientConfig {
  */
 export function lenientRequest(
   url: URL,
-  opts: { headers: Record<string, string>; signal: AbortSignal },
+  opts: ExchangeOptions,
   config: LenientClientConfig,
 ): Promise<{ request: http.ClientRequest; response: ExchangeResponse }> {
-  const host = bareAddress(url.hostname);
-  // Node skips `lookup` for IP literals, so those are checked here, as the undici connector does.
-  if (isIP(host) !== 0 && config.refuse(host)) {
-    return Promise.reject(
-      fetchError('ERR_BLOCKED_ADDRESS', `${host} is a refused address; use --allow-private`),
-    );
-  }
+  const literal = refusedLiteral(url.hostname, config.refuse);
+  if (literal !== null) return Promise.reject(literal);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(url, {
@@ -58,11 +44,8 @@ export function lenientRequest(
     request.on('close', () => config.live?.delete(request));
     request.on('socket', (socket) => {
       socket.once('connect', () => {
-        const remote = socket.remoteAddress;
-        // Belt and braces: the address actually connected to, whatever resolved it.
-        if (remote !== undefined && config.refuse(remote)) {
-          request.destroy(fetchError('ERR_BLOCKED_ADDRESS', `${remote} is a refused address`));
-        }
+        const peer = refusedPeer(socket.remoteAddress, config.refuse);
+        if (peer !== null) request.destroy(peer);
       });
     });
     request.on('response', (res: IncomingMessage) => {
