@@ -255,19 +255,65 @@ export function resolveRowInto(
     out.path = pathFromUrl(s);
     return null;
   }
-  const code = absoluteAuthority(s.charCodeAt(0) === 0x2f ? `${scheme}:${s}` : s, out);
+  let abs = s.charCodeAt(0) === 0x2f ? `${scheme}:${s}` : s;
+  let code = absoluteAuthority(abs, out);
+  if (code === 'bad_url' || code === 'unsupported_scheme') {
+    const fixed = schemelessUrl(s, hasHost ? host : undefined, scheme, out);
+    if (fixed !== null) {
+      abs = fixed;
+      code = null;
+    }
+  }
   if (code !== null) return code;
   if (hasHost && host !== out.host) {
     const h = resolveHostColumn(host, scheme);
     out.hostMismatch = h === null ? trim(host) !== '' : h.origin.host !== out.host;
   }
-  out.path = pathFromUrl(s);
+  out.path = pathFromUrl(abs);
   return null;
+}
+
+/** `host.tld[:port]`, `1.2.3.4[:port]` or `[v6][:port]`: what a scheme-less URL starts with (validated later by WHATWG). */
+const HOST_LIKE =
+  /^(?:(?:[^\s.:@[\]]+\.)+[a-z\u00a0-\uffff][^\s.:@[\]]*\.?|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** Last labels that are file extensions and no top-level domain: `index.html` is a relative path. */
+const FILE_NAME = /\.(?:html?|php\d?|aspx?|jsp|cgi|css|js|json|xml|txt|pdf|png|jpe?g|gif|svg|webp|ico)$/i;
+
+/**
+ * A URL written without its scheme (`www.example.com/a`, `example.com:8080/a?b`), as frontier lists and
+ * hand-made logs have them, read as `scheme://` + url: the reference's GetPathParamsQuery also takes the
+ * text before the first '/' as the authority. Accepted only when that text names the host column's host
+ * or, with no host column, clearly looks like a host name; otherwise null (a relative path such as
+ * `index.html/x` must not be guessed into a host). On success `out` holds the origin.
+ */
+function schemelessUrl(
+  s: string,
+  hostColumn: string | undefined,
+  scheme: 'http' | 'https',
+  out: RowSlot,
+): string | null {
+  let end = 0;
+  for (; end < s.length; end++) {
+    const c = s.charCodeAt(end);
+    if (c === 0x2f || c === 0x3f || c === 0x23 || c === 0x5c) break;
+  }
+  const authority = s.slice(0, end);
+  if (authority === '' || authority.includes('@')) return null;
+  const url = `${scheme}://${s}`;
+  if (hostColumn === undefined) {
+    if (!HOST_LIKE.test(authority) || FILE_NAME.test(authority)) return null;
+    return absoluteAuthority(url, out) === null ? url : null;
+  }
+  const named = resolveHostColumn(hostColumn, scheme);
+  if (named === null || absoluteAuthority(url, out) !== null) return null;
+  return out.host === named.origin.host ? url : null;
 }
 
 /**
  * Resolves one row. `url` is absolute (http/https, any case, any port), scheme-relative (`//h/p`, takes
- * `scheme`) or a path (`/a?b`, origin from the host column with `scheme`). Never throws.
+ * `scheme`), scheme-less (`h.example/p`, takes `scheme`; see schemelessUrl) or a path (`/a?b`, origin
+ * from the host column with `scheme`). Never throws.
  */
 export function resolveRowUrl(url: string, host: string | undefined, scheme: 'http' | 'https'): RowUrlResult {
   const slot = newRowSlot();

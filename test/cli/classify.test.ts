@@ -101,7 +101,7 @@ describe('robots-audit classify (CLI)', () => {
       s.invalidRows,
     );
     expect(s.invalidByCode).toEqual({
-      bad_url: 1,
+      bad_url: 2,
       extra_fields: 1,
       malformed_record: 1,
       missing_url: 1,

@@ -42,6 +42,10 @@ export function messyLog(): { bytes: Buffer; expected: [string, string][] } {
     ['a.example,mailto:x@a.example', 'invalid_input', 'unsupported_scheme'],
     ['a.example,http://a b/', 'invalid_input', 'bad_url'],
     [',/nohost', 'invalid_input', 'path_without_host'],
+    // Scheme-less URLs: read as https:// + url when the host column names the host, or it is clearly one.
+    ['a.example,A.example/private/3', 'disallowed_explicit', ''],
+    [',a.example/private/4?x', 'disallowed_explicit', ''],
+    ['a.example,index.html', 'invalid_input', 'bad_url'],
   ];
   const lines = rows.map(([text], i) => `${i},${text}`);
   // Blank lines between records are not records.

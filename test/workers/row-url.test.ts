@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pathFromUrl } from '../../src/core/index.js';
 import { originKey } from '../../src/pipeline/policy.js';
 import { resolveHostColumn, resolveRowUrl } from '../../src/workers/row-url.js';
 
@@ -76,12 +77,47 @@ describe('resolveRowUrl: absolute URLs', () => {
     expect(code('http://a b.example/')).toBe('bad_url');
     expect(code('http://xn--a/')).toBe('bad_url');
     expect(code('http://a.1/')).toBe('bad_url');
-    expect(code('www.example.com/x')).toBe('bad_url');
+    expect(code('index.html')).toBe('bad_url');
+    expect(code('a/b')).toBe('bad_url');
+    expect(code('a.1/x')).toBe('bad_url');
+    expect(code('user@www.example.com/x')).toBe('bad_url');
+    expect(code('index.html', 'example.com')).toBe('bad_url');
+    expect(code('other.example/x', 'example.com')).toBe('bad_url');
+    expect(code('javascript:void(0)')).toBe('unsupported_scheme');
+    expect(code('tel:911')).toBe('unsupported_scheme');
     expect(code('http:///')).toBe('bad_url');
     expect(code('/a/b')).toBe('path_without_host');
     expect(code('/a/b', '')).toBe('path_without_host');
     expect(code('/a/b', '  ')).toBe('path_without_host');
     expect(code('/a/b', 'bad host!')).toBe('bad_host');
+  });
+});
+
+describe('resolveRowUrl: scheme-less URLs', () => {
+  it('reads host/path as scheme://host/path when the text before the first / is clearly a host', () => {
+    const r = ok('www.Example.com/a/b?c#f');
+    expect(r.key).toBe('https://www.example.com');
+    expect(r.path).toBe('/a/b?c');
+    expect(ok('example.com', undefined, 'http').key).toBe('http://example.com');
+    expect(ok('example.com').path).toBe('/');
+    expect(ok('example.com?q=1').path).toBe('/?q=1');
+    expect(ok('example.com:8080/x').key).toBe('https://example.com:8080');
+    expect(ok('192.0.2.1:81/x').key).toBe('https://192.0.2.1:81');
+    expect(ok('[2001:db8::1]/x').key).toBe('https://[2001:db8::1]');
+    expect(ok('bücher.example/x').key).toBe('https://xn--bcher-kva.example');
+  });
+
+  it('takes the path as the reference does for the same text', () => {
+    // GetPathParamsQuery: with no "://", the path starts at the first '/', '?' or ';'.
+    expect(ok('example.com/a;p?q').path).toBe(pathFromUrl('example.com/a;p?q'));
+    expect(ok('example.com/a;p?q').path).toBe('/a;p?q');
+  });
+
+  it('accepts any host the host column names, dots or not, and does not flag it', () => {
+    const r = ok('localhost:8080/x', 'localhost');
+    expect(r.key).toBe('https://localhost:8080');
+    expect(r.hostMismatch).toBe(false);
+    expect(ok('WWW.example.com/x', 'www.example.com').hostMismatch).toBe(false);
   });
 });
 
