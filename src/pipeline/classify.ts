@@ -125,9 +125,9 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     }
 
     sink = OutputSink.open(options.output);
-    const d = options.delimiter;
+    const d = header.delimiter;
     const extra = formatRecord(verdictColumns(agents, options.evidence), d);
-    await sink.write(Buffer.concat([header.raw, Buffer.from(`${d}${extra}${header.eol}`)]));
+    await sink.write(Buffer.concat([header.preamble, header.raw, Buffer.from(`${d}${extra}${header.eol}`)]));
 
     const threads = Math.min(options.threads, 256);
     // Live fetching waits longer for policies: more batches per worker keep the CPU busy meanwhile

@@ -14,6 +14,10 @@ export interface Header {
   dataStart: number;
   /** Blank lines before the header. */
   blankLines: number;
+  /** The field delimiter: the option's, or the one an Excel `sep=X` first line declares. */
+  delimiter: string;
+  /** An Excel `sep=X` line before the header, with its line end, exactly as read (empty when none). */
+  preamble: Buffer;
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
@@ -23,12 +27,29 @@ export function bomLength(bytes: Uint8Array): number {
   return bytes.length >= 3 && bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? 3 : 0;
 }
 
-/** The column named `name`: an exact match, else the only one equal after trimming and lower-casing. */
+/** A header name as written loosely: spaces around it, and quotes a relaxed parse kept (` "url" `), removed. */
+function looseName(c: string): string {
+  const t = c.trim();
+  const unquoted =
+    t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1).replaceAll('""', '"') : t;
+  return unquoted.trim().toLowerCase();
+}
+
+/** The column named `name`: an exact match, else the only one equal after trimming, unquoting and lower-casing. */
 export function findColumn(columns: readonly string[], name: string): number {
   const exact = columns.indexOf(name);
   if (exact >= 0) return exact;
-  const loose = columns.flatMap((c, i) => (c.trim().toLowerCase() === name.toLowerCase() ? [i] : []));
+  const want = name.toLowerCase();
+  const loose = columns.flatMap((c, i) => (looseName(c) === want ? [i] : []));
   return loose.length === 1 ? loose[0]! : -1;
+}
+
+/** Excel's first-line delimiter declaration (`sep=;`), which its CSV exports may start with. */
+const EXCEL_SEP = /^sep=([\t\x20-\x21\x23-\x7e])$/i;
+
+/** The delimiter a first line such as `sep=;` (Excel's declaration) names, or undefined. */
+export function excelSeparator(line: string): string | undefined {
+  return EXCEL_SEP.exec(line)?.[1];
 }
 
 /** With one column that holds a tab, `;` or `|`, the likely delimiter, as a hint for the error message. */
@@ -50,16 +71,27 @@ export function readHeader(
   const bom = bomLength(bytes);
   const text = bytes.toString('latin1');
   const scanner = new RecordScanner();
-  scanner.reset(text, bytes.length, opts.delimiter.charCodeAt(0), eof);
+  let delimiter = opts.delimiter;
+  scanner.reset(text, bytes.length, delimiter.charCodeAt(0), eof);
   let p = bom;
   let blankLines = 0;
+  let preamble = bytes.subarray(0, 0);
   for (;;) {
     if (p >= bytes.length) {
       if (!eof) return undefined;
       throw new RobotsAuditError('ERR_NO_HEADER', 'the input is empty: expected a CSV header row');
     }
     if (!scanner.scan(p)) return undefined;
-    if (scanner.kind !== KIND_BLANK) break;
+    if (scanner.kind !== KIND_BLANK) {
+      const sep = preamble.length === 0 ? excelSeparator(text.slice(p, scanner.contentEnd)) : undefined;
+      if (sep === undefined) break;
+      // The file names its own delimiter: the header and every record use it, and the line is kept.
+      delimiter = sep;
+      preamble = bytes.subarray(p, scanner.next);
+      p = scanner.next;
+      scanner.reset(text, bytes.length, delimiter.charCodeAt(0), eof);
+      continue;
+    }
     blankLines++;
     p = scanner.next;
   }
@@ -70,7 +102,7 @@ export function readHeader(
   let columns: string[];
   try {
     const rows = parse(raw.toString('utf8'), {
-      delimiter: opts.delimiter,
+      delimiter,
       record_delimiter: '\n',
       relax_quotes: true,
       relax_column_count: true,
@@ -90,7 +122,7 @@ export function readHeader(
       .join(', ');
     throw new RobotsAuditError(
       'ERR_NO_URL_COLUMN',
-      `the input has no \`${opts.urlColumn}\` column (header: ${shown}${columns.length > 10 ? ', …' : ''}); use --url-column${delimiterHint(columns, opts.delimiter)}`,
+      `the input has no \`${opts.urlColumn}\` column (header: ${shown}${columns.length > 10 ? ', …' : ''}); use --url-column${delimiterHint(columns, delimiter)}`,
     );
   }
   const hostIndex = findColumn(columns, opts.hostColumn);
@@ -103,5 +135,7 @@ export function readHeader(
     raw: Buffer.from(raw),
     dataStart: scanner.next,
     blankLines,
+    delimiter,
+    preamble: Buffer.from(preamble),
   };
 }

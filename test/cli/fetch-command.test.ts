@@ -62,6 +62,15 @@ describe('warming the cache', () => {
     expect(currentRows(cache)).toEqual([{ origin: env.srv.origin('gz.test'), outcome: 'parsed' }]);
   });
 
+  it("follows an Excel export's `sep=;` first line, as classify does", async () => {
+    env.srv.set('sep.test', ok('User-agent: *\n'));
+    const log = `\ufeffsep=;\r\nid;url\r\n1;${env.srv.origin('sep.test')}/a,b\r\n`;
+    const r = await runCli(['fetch', '-', ...local()], { input: log });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('1 rows, 1 origins');
+    expect(env.srv.hits('sep.test')).toBe(1);
+  });
+
   it('fetches every origin of the input exactly once, then a second run needs no request', async () => {
     const hosts = Array.from({ length: 200 }, (_, i) => `w${i}.test`);
     for (const [i, h] of hosts.entries()) {

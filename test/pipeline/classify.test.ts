@@ -106,6 +106,23 @@ describe('classify (library)', () => {
     expect(lines[2]).toMatch(/^a\.example\thttps:\/\/a\.example\/ok\ttrue\tallowed_implicit\t/);
   });
 
+  it("follows an Excel export's `sep=;` first line: `;` delimits every record, and the line is echoed", async () => {
+    const log =
+      '\ufeffsep=;\r\nhost;url\r\na.example;https://a.example/private/x,y\r\na.example;"https://a.example/ok;1"\r\n';
+    const input = path.join(dir, 'excel.csv');
+    writeFileSync(input, log);
+    const output = path.join(dir, 'excel-out.csv');
+    const summary = await classify({ input, output, agents: ['Googlebot'], robotsDir: robots, threads: 2 });
+    expect(readFileSync(output, 'utf8').split('\r\n')).toEqual([
+      'sep=;',
+      'host;url;allowed;verdict;rule_line;rule;robots_status;error_code',
+      'a.example;https://a.example/private/x,y;false;disallowed_explicit;2;Disallow: /private;file;',
+      'a.example;"https://a.example/ok;1";true;allowed_implicit;;;file;',
+      '',
+    ]);
+    expect(summary.rowsWritten).toBe(2);
+  });
+
   it('reads and writes gzip, and honours --delimiter for TSV logs', async () => {
     const input = path.join(dir, 'in.tsv.gz');
     writeFileSync(input, gzipSync('host\turl\tnote\na.example\thttps://a.example/private\tx,y\n'));

@@ -22,6 +22,28 @@ describe('readHeader', () => {
     expect(readHeader(Buffer.from('\n\nurl\n'), true, opts)!.blankLines).toBe(2);
   });
 
+  it('matches names written with spaces around quotes (a relaxed parse keeps them): ` "url" `', () => {
+    const h = readHeader(Buffer.from('"host", "url" \n'), true, opts)!;
+    expect([h.urlIndex, h.hostIndex]).toEqual([1, 0]);
+    expect(h.raw.toString()).toBe('"host", "url" ');
+  });
+
+  it("takes the delimiter from Excel's `sep=X` first line and keeps that line to echo it", () => {
+    const input = '\ufeffsep=;\r\nid;host;url\r\n1;a;b\r\n';
+    const h = readHeader(Buffer.from(input), false, opts)!;
+    expect(h.delimiter).toBe(';');
+    expect(h.columns).toEqual(['id', 'host', 'url']);
+    expect(h.preamble.toString()).toBe('sep=;\r\n');
+    expect(h.dataStart).toBe(Buffer.byteLength('\ufeffsep=;\r\nid;host;url\r\n'));
+    expect(readHeader(Buffer.from('sep=\t\nhost\turl\n'), true, opts)!.urlIndex).toBe(1);
+    // Without one, the option's delimiter and no preamble; a second sep= line is a header like any other.
+    const plain = readHeader(Buffer.from('host,url\n'), true, opts)!;
+    expect([plain.delimiter, plain.preamble.length]).toEqual([',', 0]);
+    expect(() => readHeader(Buffer.from('sep=;\nsep=|\nurl\n'), true, opts)).toThrow(/no `url` column/);
+    // Waits for the header after the sep= line.
+    expect(readHeader(Buffer.from('sep=;\nhost;u'), false, opts)).toBeUndefined();
+  });
+
   it('works without a host column and with other delimiters', () => {
     const h = readHeader(Buffer.from('a\turl\n'), true, { ...opts, delimiter: '\t' })!;
     expect([h.urlIndex, h.hostIndex]).toEqual([1, -1]);

@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { RobotsAuditError } from '../../core/errors.js';
 import { resolveRowUrl } from '../../workers/row-url.js';
-import { findColumn } from '../header.js';
+import { bomLength, excelSeparator, findColumn } from '../header.js';
 import type { LivePolicyProvider, ProviderStats } from '../live-policy-provider.js';
 import type { Options } from '../options.js';
 import type { Origin } from '../policy.js';
@@ -30,6 +30,42 @@ export interface WarmSummary extends WarmProgress {
 /** Origins remembered to skip repeats; beyond this the set restarts (a repeat is then a cheap cache hit). */
 const SEEN_LIMIT = 1_000_000;
 
+/** Longest first line looked at for Excel's `sep=X` declaration. */
+const SEP_LINE_MAX = 64;
+
+/**
+ * The input without an Excel `sep=X` first line, and the delimiter that line declares (else `delimiter`):
+ * csv-parse must be given the delimiter before it reads the header.
+ */
+async function withoutExcelSeparator(
+  input: Readable,
+  delimiter: string,
+): Promise<{ delimiter: string; rest: Readable }> {
+  const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let head = Buffer.alloc(0);
+  let done = false;
+  while (!done && head.length <= SEP_LINE_MAX && !head.includes(10) && !head.includes(13)) {
+    const r = await it.next();
+    done = r.done === true;
+    if (!done) head = Buffer.concat([head, Buffer.from(r.value)]);
+  }
+  const bom = bomLength(head);
+  let end = bom;
+  while (end < head.length && head[end] !== 10 && head[end] !== 13) end++;
+  const sep = end - bom <= SEP_LINE_MAX ? excelSeparator(head.toString('latin1', bom, end)) : undefined;
+  if (sep !== undefined) {
+    if (head[end] === 13) end++;
+    if (head[end] === 10) end++;
+    head = head.subarray(end);
+  }
+  async function* chunks(): AsyncGenerator<Buffer> {
+    if (head.length > 0) yield head;
+    if (done) return;
+    for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value;
+  }
+  return { delimiter: sep ?? delimiter, rest: Readable.from(chunks(), { objectMode: false }) };
+}
+
 export async function warmCache(
   input: Readable,
   options: Pick<Options, 'delimiter' | 'urlColumn' | 'hostColumn' | 'scheme' | 'concurrency'>,
@@ -37,9 +73,10 @@ export async function warmCache(
   hooks: { onProgress?(p: WarmProgress): void; signal?: AbortSignal } = {},
 ): Promise<WarmSummary> {
   const started = Date.now();
-  const parser = input.pipe(
+  const { delimiter, rest } = await withoutExcelSeparator(input, options.delimiter);
+  const parser = rest.pipe(
     parse({
-      delimiter: options.delimiter,
+      delimiter,
       bom: true,
       relax_column_count: true,
       relax_quotes: true,
@@ -47,7 +84,7 @@ export async function warmCache(
       skip_records_with_error: true,
     }),
   );
-  input.on('error', (err) => parser.destroy(err));
+  rest.on('error', (err) => parser.destroy(err));
   const badRowCodes: Record<string, number> = {};
   const bad = (code: string) => {
     progress.badRows++;
