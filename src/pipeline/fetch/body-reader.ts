@@ -86,6 +86,29 @@ export function parseContentEncoding(header: string | string[] | undefined): str
 }
 
 /**
+ * The codings to undo, in the order they were applied: Content-Encoding, then any Transfer-Encoding other
+ * than `chunked` (which the HTTP client already removed). A `Transfer-Encoding: gzip, chunked` body is
+ * gzip once dechunked, and must not be read as robots.txt text.
+ */
+export function appliedCodings(
+  contentEncoding: string | string[] | undefined,
+  transferEncoding: string | string[] | undefined,
+): string[] {
+  const transfer = parseContentEncoding(transferEncoding).filter((t) => t !== 'chunked');
+  return [...parseContentEncoding(contentEncoding), ...transfer];
+}
+
+/** Counts the bytes that pass: an empty encoded body is an empty file, not a corrupt stream. */
+class ByteCounter extends Transform {
+  bytes = 0;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    callback(null, chunk);
+  }
+}
+
+/**
  * Reads `body` (always consumed or destroyed when this settles). Throws an error with code
  * ERR_UNSUPPORTED_ENCODING / ERR_CONTENT_DECODING, or whatever the body stream failed with.
  */
@@ -107,9 +130,10 @@ export async function readCappedBody(
     decoders.push(decoder);
   }
   let source: Readable = body;
+  const counter = new ByteCounter();
   if (decoders.length > 0) {
     // The error is seen through the last stream's iterator; this callback only keeps it from going unhandled.
-    source = pipeline([body, ...decoders], () => {}) as unknown as Readable;
+    source = pipeline([body, counter, ...decoders], () => {}) as unknown as Readable;
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -127,6 +151,9 @@ export async function readCappedBody(
       chunks.push(buf);
       total += buf.length;
     }
+  } catch (err) {
+    // `Content-Encoding: gzip` on a 0-byte body (a server compressing an empty file): curl reads it as empty.
+    if (decoders.length === 0 || counter.bytes > 0 || !body.readableEnded) throw err;
   } finally {
     // Leaving the loop early (cap or error) must not leave a half-read socket behind.
     if (truncated || !body.readableEnded) discard(body);

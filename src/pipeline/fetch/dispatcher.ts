@@ -6,7 +6,7 @@ import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, ProxyAgent 
 import { RobotsAuditError } from '../../core/errors.js';
 import { isBlockedAddress, refusedLiteral, refusedPeer } from './address-policy.js';
 import { classifyNetworkError } from './error-codes.js';
-import { lenientRequest } from './lenient-request.js';
+import { lenientRequest, MAX_HEAD_BYTES } from './lenient-request.js';
 import { createLookup, type ResolverConfig } from './resolver.js';
 
 /**
@@ -115,7 +115,12 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
     });
   };
 
-  const common = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 1000 };
+  const common = {
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 1000,
+    maxHeaderSize: MAX_HEAD_BYTES,
+  };
   const requestTls = { timeout: timeoutMs, ...tlsOptions };
   const connecting = (key: string) => pending.has(key);
   let agent: Dispatcher | undefined;

@@ -1,4 +1,4 @@
-import { ACCEPT_ENCODING, discard, readCappedBody } from './body-reader.js';
+import { ACCEPT_ENCODING, appliedCodings, discard, readCappedBody } from './body-reader.js';
 import { connectKey, type ExchangeResponse, type FetchDispatcher } from './dispatcher.js';
 import {
   classifyNetworkError,
@@ -73,10 +73,21 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(v) ? (v[0] ?? null) : v;
 }
 
+/**
+ * A header value as its bytes meant it: HTTP clients hand header bytes over one char per byte (latin1),
+ * but a raw non-ASCII Location is UTF-8 in practice (`/röbots.txt`), as browsers and curl read it.
+ */
+function headerText(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  const utf8 = bytes.toString('utf8');
+  return Buffer.from(utf8, 'utf8').equals(bytes) ? utf8 : value;
+}
+
 function nextLocation(location: string | null, base: string): URL | undefined {
   if (location === null || location.trim() === '') return undefined;
   try {
-    const next = new URL(location.trim(), base);
+    const next = new URL(headerText(location.trim()), base);
     if (next.protocol !== 'http:' && next.protocol !== 'https:') return undefined;
     next.hash = '';
     return next;
@@ -127,7 +138,8 @@ async function attempt(robotsUrl: string, s: FetchSettings, validators?: Validat
     lastStatus = status;
     if (status >= 200 && status < 300) {
       phase = 'body';
-      const { body, truncated } = await readCappedBody(res.body, res.headers['content-encoding'], s.maxBody);
+      const codings = appliedCodings(res.headers['content-encoding'], res.headers['transfer-encoding']);
+      const { body, truncated } = await readCappedBody(res.body, codings.join(', '), s.maxBody);
       return {
         ...base,
         outcome: 'parsed',

@@ -7,6 +7,12 @@ import https from 'node:https';
 import { refusedLiteral, refusedPeer } from './address-policy.js';
 import type { ExchangeOptions, ExchangeResponse } from './dispatcher.js';
 
+/**
+ * Longest response head read, for both clients: Node's and undici's default of 16 KiB turned away real
+ * servers that send a few large cookies; curl reads up to 100 KB a header.
+ */
+export const MAX_HEAD_BYTES = 128 * 1024;
+
 export interface LenientClientConfig {
   /** The same lookup as undici's connector: pins and the address block list. */
   lookup: NonNullable<http.RequestOptions['lookup']>;
@@ -37,6 +43,7 @@ export function lenientRequest(
       signal: opts.signal,
       agent: false,
       insecureHTTPParser: true,
+      maxHeaderSize: MAX_HEAD_BYTES,
       lookup: config.lookup,
       ...(config.ca === undefined ? {} : { ca: config.ca }),
     });

@@ -1,9 +1,11 @@
 /** Shared set-up for fetch/cache tests: a temp dir for the SQLite file, options pointing at the local server. */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
 import { type Options, resolveOptions } from '../../../src/pipeline/options.js';
 import type { Origin } from '../../../src/pipeline/policy.js';
 import { type MultiHostServer, startMultiHostServer } from '../../helpers/multi-host-server.js';
@@ -60,3 +62,55 @@ export const sha256 = (b: Buffer | Uint8Array | string) => createHash('sha256').
 
 /** Quick back-off for tests that exercise retries. */
 export const FAST = { tuning: { backoffBaseMs: 20 } };
+
+/** Fetches `origin`'s policy with a fresh provider and cache file in `dir`. */
+export async function fetchPolicy(
+  srv: MultiHostServer,
+  dir: string,
+  origin: Origin,
+  extra: Partial<Options> = {},
+) {
+  const provider = createLivePolicyProvider(
+    liveOptions(srv, join(dir, `c${++cacheFiles}.sqlite`), extra),
+    FAST,
+  );
+  try {
+    return await provider.get(origin);
+  } finally {
+    await provider.close();
+  }
+}
+let cacheFiles = 0;
+
+/**
+ * Fetches `host` from a raw server that answers each request with `respond(path)` as bytes on the wire,
+ * then ends the connection (FIN), resets it, or holds it open.
+ */
+export async function fetchRaw(
+  env: { readonly srv: MultiHostServer; readonly tmp: TempDir },
+  host: string,
+  respond: (path: string) => string | Buffer,
+  after: 'end' | 'reset' | 'hold',
+  extra: Partial<Options> = {},
+) {
+  const sockets = new Set<Socket>();
+  const srv = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.once('data', (d: Buffer) => {
+      const path = /^GET (\S+)/.exec(d.toString('latin1'))?.[1] ?? '/';
+      socket.write(respond(path), () => {
+        if (after === 'hold') return;
+        setTimeout(() => (after === 'reset' ? socket.resetAndDestroy() : socket.end()), 20);
+      });
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  try {
+    const port = (srv.address() as { port: number }).port;
+    return await fetchPolicy(env.srv, env.tmp.dir, { scheme: 'http', host, port }, extra);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    srv.close();
+  }
+}

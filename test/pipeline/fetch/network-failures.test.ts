@@ -2,29 +2,17 @@
  * Network failures end unreachable (disallow all) with a precise, stable error code; the per-request
  * time budget covers connect (incl. TLS), headers and body.
  */
-import { createServer, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
 import type { Options } from '../../../src/pipeline/options.js';
 import type { Origin } from '../../../src/pipeline/policy.js';
 import { type Behaviour, ok } from '../../helpers/multi-host-server.js';
-import { at, FAST, liveOptions, useServerAndTempDir } from './harness.js';
+import { at, fetchPolicy, fetchRaw as fetchRawOn, useServerAndTempDir } from './harness.js';
 
 const env = useServerAndTempDir();
-let n = 0;
 
-async function fetchAt(origin: Origin, extra: Partial<Options> = {}) {
-  const provider = createLivePolicyProvider(
-    liveOptions(env.srv, join(env.tmp.dir, `c${++n}.sqlite`), extra),
-    FAST,
-  );
-  try {
-    return await provider.get(origin);
-  } finally {
-    await provider.close();
-  }
-}
+const fetchAt = (origin: Origin, extra: Partial<Options> = {}) =>
+  fetchPolicy(env.srv, env.tmp.dir, origin, extra);
 
 async function fetchOne(
   host: string,
@@ -36,36 +24,12 @@ async function fetchOne(
   return fetchAt(at(env.srv, host, scheme), extra);
 }
 
-/**
- * Fetches from a raw server that answers each request with `respond(path)`, then ends the connection
- * (FIN), resets it, or holds it open.
- */
-async function fetchRaw(
+const fetchRaw = (
   host: string,
   respond: (path: string) => string,
   after: 'end' | 'reset' | 'hold',
   extra: Partial<Options> = {},
-) {
-  const sockets = new Set<Socket>();
-  const srv = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.once('data', (d: Buffer) => {
-      const path = /^GET (\S+)/.exec(d.toString('latin1'))?.[1] ?? '/';
-      socket.write(respond(path), () => {
-        if (after === 'hold') return;
-        setTimeout(() => (after === 'reset' ? socket.resetAndDestroy() : socket.end()), 20);
-      });
-    });
-  });
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  try {
-    return await fetchAt({ scheme: 'http', host, port: (srv.address() as { port: number }).port }, extra);
-  } finally {
-    for (const socket of sockets) socket.destroy();
-    srv.close();
-  }
-}
+) => fetchRawOn(env, host, respond, after, extra);
 
 const unreachable = (errorCode: string) => ({
   outcome: 'unreachable',
