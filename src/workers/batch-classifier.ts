@@ -240,15 +240,16 @@ export class BatchClassifier {
   /** Records with a quote: csv-parse is the authority for them. */
   private scanQuoted(rows: BatchRows, scan: BatchScan, stamp: number, quoted: readonly number[]): void {
     const cfg = this.config;
-    const texts = quoted.map((i) => rows.value(rows.starts[i]!, rows.ends[i]!));
+    // Parsed as bytes (latin1), so that a rewritten record keeps them; url and host are decoded to judge.
+    const texts = quoted.map((i) => rows.bytesAt(rows.starts[i]!, rows.ends[i]!));
     const parsed = parseQuotedRecords(texts, cfg.delimiter);
     for (let k = 0; k < quoted.length; k++) {
       const i = quoted[k]!;
       const rec = parsed[k];
       if (rec === null || rec === undefined) rows.malformed(i);
       else if (rows.fitFields(i, rec.fields, rec.strict)) {
-        const host = cfg.hostIndex < 0 ? undefined : rec.fields[cfg.hostIndex];
-        this.judge(rows, scan, stamp, i, rec.fields[cfg.urlIndex], host);
+        const host = cfg.hostIndex < 0 ? undefined : utf8Of(rec.fields[cfg.hostIndex]);
+        this.judge(rows, scan, stamp, i, utf8Of(rec.fields[cfg.urlIndex]), host);
       }
     }
   }
@@ -337,4 +338,10 @@ export class BatchClassifier {
       if (key !== null && key !== undefined) rows.entries[i] = byKey.get(key)!;
     }
   }
+}
+
+/** A field read as latin1 (one char per byte), decoded as the UTF-8 it holds. */
+function utf8Of(field: string | undefined): string | undefined {
+  if (field === undefined || !/[^\x00-\x7f]/.test(field)) return field;
+  return Buffer.from(field, 'latin1').toString('utf8');
 }

@@ -1,7 +1,7 @@
 import { isAscii } from 'node:buffer';
 import { formatRecord, quoteField } from './csv-quote.js';
 import type { FieldSplitter } from './field-split.js';
-import { bytesText, type OriginEntry } from './origin-store.js';
+import type { OriginEntry } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
 
 const NON_ASCII = /[\u0080-\u00ff]/g;
@@ -40,7 +40,7 @@ export class BatchRows {
   readonly codes: (string | null)[] = [];
   /** Origin key the row waits for (its policy was asked for), or null. */
   readonly pendingKeys: (string | null)[] = [];
-  /** Rows whose output is not the input record verbatim (latin1 text of UTF-8 bytes). */
+  /** Rows whose output is not the input record verbatim (latin1 text of their bytes). */
   readonly rewrites = new Map<number, string>();
 
   constructor(private readonly config: WorkerConfig) {}
@@ -105,6 +105,11 @@ export class BatchRows {
     return this.bytes.toString('utf8', s, e);
   }
 
+  /** The bytes [s, e) one char per byte (latin1): what a rewritten record is built from, so no byte changes. */
+  bytesAt(s: number, e: number): string {
+    return this.text.slice(s, e);
+  }
+
   /** Plain record with `count` fields: pad short rows, drop empty extra fields, reject the rest. */
   fitPlain(i: number, count: number, splitter: FieldSplitter): boolean {
     const cols = this.config.columns;
@@ -118,15 +123,15 @@ export class BatchRows {
       this.outEnds[i] = extraFrom; // only empty extra fields: nothing is lost by dropping them
       return true;
     }
-    const raw = this.bytes.toString('utf8', this.starts[i]!, this.ends[i]!);
-    this.rejectExtra(i, raw.split(this.config.delimiter));
+    this.rejectExtra(i, this.bytesAt(this.starts[i]!, this.ends[i]!).split(this.config.delimiter));
     return false;
   }
 
   /**
    * Parsed (quoted) record: same rules as fitPlain, rewriting the record when it must change. A record
    * that is not strict CSV as written (csv-parse needed relax_quotes) is rewritten from its fields, so
-   * the output is always valid CSV.
+   * the output is always valid CSV. `fields` are latin1 views of the record's bytes (see bytesAt), so a
+   * rewrite keeps bytes that are not UTF-8.
    */
   fitFields(i: number, fields: string[], strict: boolean): boolean {
     const cols = this.config.columns;
@@ -135,12 +140,12 @@ export class BatchRows {
       else {
         const full =
           fields.length < cols ? [...fields, ...new Array<string>(cols - fields.length).fill('')] : fields;
-        this.rewrites.set(i, bytesText(formatRecord(full, this.config.delimiter)));
+        this.rewrites.set(i, formatRecord(full, this.config.delimiter));
       }
       return true;
     }
     if (fields.slice(cols).every((f) => f === '')) {
-      this.rewrites.set(i, bytesText(formatRecord(fields.slice(0, cols), this.config.delimiter)));
+      this.rewrites.set(i, formatRecord(fields.slice(0, cols), this.config.delimiter));
       return true;
     }
     this.rejectExtra(i, fields);
@@ -154,7 +159,7 @@ export class BatchRows {
     const kept = fields.slice(0, cols - 1);
     kept.push(fields.slice(cols - 1).join(d));
     this.codes[i] = 'extra_fields';
-    this.rewrites.set(i, bytesText(formatRecord(kept, d)));
+    this.rewrites.set(i, formatRecord(kept, d));
   }
 
   /** A record that cannot be split: its raw bytes in the first column, the other columns empty. */

@@ -106,6 +106,35 @@ describe('classify (library)', () => {
     expect(lines[2]).toMatch(/^a\.example\thttps:\/\/a\.example\/ok\ttrue\tallowed_implicit\t/);
   });
 
+  it('keeps bytes that are not UTF-8 in rewritten records (relaxed quotes, extra fields), and judges quoted UTF-8 URLs', async () => {
+    const input = path.join(dir, 'latin1.csv');
+    const records = [
+      Buffer.from('1,https://a.example/private/a,x\xff', 'latin1'),
+      Buffer.from('2,https://a.example/private/b,ab"c\xff', 'latin1'),
+      Buffer.from('3,https://a.example/private/c,x\xfe,y', 'latin1'),
+      Buffer.from('4,"https://a.example/private/é?q=""1""",n', 'utf8'),
+    ];
+    writeFileSync(
+      input,
+      Buffer.concat([Buffer.from('id,url,note\n'), ...records.flatMap((r) => [r, Buffer.from('\n')])]),
+    );
+    const output = path.join(dir, 'latin1-out.csv');
+    await classify({ input, output, agents: ['Googlebot'], robotsDir: robots, threads: 1 });
+    const lines = readFileSync(output).toString('latin1').split('\n');
+    expect(lines[1]).toBe(
+      '1,https://a.example/private/a,x\xff,false,disallowed_explicit,2,Disallow: /private,file,',
+    );
+    // Rewritten from csv-parse's fields (relax_quotes): quoted, with the 0xFF byte as it was.
+    expect(lines[2]).toBe(
+      '2,https://a.example/private/b,"ab""c\xff",false,disallowed_explicit,2,Disallow: /private,file,',
+    );
+    // Extra fields folded into the last column, 0xFE kept.
+    expect(lines[3]).toBe('3,https://a.example/private/c,"x\xfe,y",,invalid_input,,,,extra_fields');
+    expect(Buffer.from(lines[4]!, 'latin1').toString('utf8')).toBe(
+      '4,"https://a.example/private/é?q=""1""",n,false,disallowed_explicit,2,Disallow: /private,file,',
+    );
+  });
+
   it("follows an Excel export's `sep=;` first line: `;` delimits every record, and the line is echoed", async () => {
     const log =
       '\ufeffsep=;\r\nhost;url\r\na.example;https://a.example/private/x,y\r\na.example;"https://a.example/ok;1"\r\n';
