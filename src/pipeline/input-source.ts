@@ -55,14 +55,23 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
   let decoder: Readable | null = null;
   async function* chunks(): AsyncGenerator<Buffer> {
     const it = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    let first: IteratorResult<Buffer>;
-    try {
-      first = await it.next();
-    } catch (err) {
-      throw inputError(input, err);
+    // The first chunk must hold both magic bytes: a pipe may deliver a single byte first.
+    let head = Buffer.alloc(0);
+    for (let ended = false; head.length < 2 && !ended; ) {
+      let r: IteratorResult<Buffer>;
+      try {
+        r = await it.next();
+      } catch (err) {
+        throw inputError(input, err);
+      }
+      ended = r.done === true;
+      if (!ended) {
+        read += r.value.length;
+        head = head.length === 0 ? r.value : Buffer.concat([head, r.value]);
+      }
     }
-    if (first.done) return;
-    read += first.value.length;
+    if (head.length === 0) return;
+    const first = { value: head };
     if (!isGzip(first.value)) {
       yield first.value;
       for (;;) {

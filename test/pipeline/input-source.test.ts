@@ -25,6 +25,16 @@ describe('openInput', () => {
     expect(await readAll(path.join(dir, 'c.csv'))).toBe('url\nz\n');
   });
 
+  it('recognises gzip from a stream whose first chunk is one byte (a slow pipe), and reads a 1-byte input', async () => {
+    const gz = gzipSync('url\nv\n');
+    expect(await readAll(Readable.from([gz.subarray(0, 1), gz.subarray(1, 2), gz.subarray(2)]))).toBe(
+      'url\nv\n',
+    );
+    expect(await readAll(Readable.from([gz.subarray(0, 1), gz.subarray(1)]))).toBe('url\nv\n');
+    expect(await readAll(Readable.from([Buffer.from('u')]))).toBe('u');
+    expect(await readAll(Readable.from([Buffer.from('u'), Buffer.from('rl\n')]))).toBe('url\n');
+  });
+
   it('reads streams and knows the file size for progress', async () => {
     expect(await readAll(Readable.from([Buffer.from('url\n'), Buffer.from('w\n')]))).toBe('url\nw\n');
     const src = await openInput(path.join(dir, 'a.csv'));
