@@ -87,7 +87,8 @@ export class Batcher {
         `a single input line is longer than ${MAX_PENDING_BYTES >> 20} MiB; is this a CSV file?`,
       );
     }
-    const next = this.fresh(this.buf.length * 2);
+    // Capped, so that the limit holds exactly: buffers are not powers of two (see take).
+    const next = this.fresh(Math.min(this.buf.length * 2, MAX_PENDING_BYTES));
     this.buf.copy(next, 0, 0, this.len);
     this.pool.give(this.buf.buffer as ArrayBuffer);
     this.buf = next;

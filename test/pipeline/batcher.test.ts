@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Batcher } from '../../src/pipeline/batcher.js';
+import { Batcher, MAX_PENDING_BYTES } from '../../src/pipeline/batcher.js';
 import { RecordScanner } from '../../src/workers/record-scanner.js';
 
 function scanAll(text: string): { text: string; kind: number }[] {
@@ -28,6 +28,26 @@ function batches(input: Buffer, chunk: number, target: number): Buffer[] {
 }
 
 describe('Batcher', () => {
+  it('holds a line of exactly 64 MiB, and refuses one byte more with one clear error', () => {
+    const chunk = Buffer.alloc(1 << 20, 0x61);
+    /** Pushes `bytes` bytes of 'a'; returns the bytes of the batches it cut. */
+    const fill = (b: Batcher, bytes: number) => {
+      let out = 0;
+      for (let n = 0; n < bytes; n += chunk.length) {
+        for (const batch of b.push(chunk.subarray(0, Math.min(chunk.length, bytes - n)))) out += batch.length;
+      }
+      return out;
+    };
+    const sum = (batches: Buffer[]) => batches.reduce((n, b) => n + b.length, 0);
+    const ok = new Batcher(44);
+    let out = sum(ok.push(Buffer.from('x\n')));
+    out += fill(ok, MAX_PENDING_BYTES - 1);
+    out += sum(ok.push(Buffer.from('\n'))) + sum(ok.end());
+    expect(out).toBe(2 + MAX_PENDING_BYTES);
+    const tooLong = new Batcher(44);
+    expect(() => fill(tooLong, MAX_PENDING_BYTES + 1)).toThrow(/longer than 64 MiB/);
+  });
+
   it('cuts at the last line end of a quote-free batch', () => {
     const out = batches(Buffer.from('aaaa\nbbbb\ncccc\ndd'), 3, 6);
     expect(out.map((b) => b.toString())).toEqual(['aaaa\n', 'bbbb\n', 'cccc\n', 'dd']);
