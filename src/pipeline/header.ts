@@ -1,5 +1,6 @@
-import { parse } from 'csv-parse/sync';
 import { RobotsAuditError } from '../core/errors.js';
+import { formatRecord } from '../workers/csv-quote.js';
+import { parseQuotedRecords } from '../workers/quoted-records.js';
 import { KIND_BLANK, KIND_MALFORMED, RecordScanner } from '../workers/record-scanner.js';
 
 export interface Header {
@@ -98,22 +99,15 @@ export function readHeader(
   if (scanner.kind === KIND_MALFORMED) {
     throw new RobotsAuditError('ERR_BAD_HEADER', 'the header row is not valid CSV (unterminated quote)');
   }
-  const raw = bytes.subarray(p, scanner.contentEnd);
-  let columns: string[];
-  try {
-    const rows = parse(raw.toString('utf8'), {
-      delimiter,
-      record_delimiter: '\n',
-      relax_quotes: true,
-      relax_column_count: true,
-    }) as string[][];
-    columns = rows[0] ?? [];
-  } catch (err) {
-    throw new RobotsAuditError(
-      'ERR_BAD_HEADER',
-      `the header row is not valid CSV: ${(err as Error).message}`,
-    );
+  let raw = bytes.subarray(p, scanner.contentEnd);
+  // Parsed as bytes (latin1), so that a header rewritten as strict CSV keeps them.
+  const [parsed] = parseQuotedRecords([raw.toString('latin1')], delimiter);
+  if (parsed === null || parsed === undefined) {
+    throw new RobotsAuditError('ERR_BAD_HEADER', 'the header row is not valid CSV');
   }
+  // A header that is not strict CSV as written (`"id"x,url`) is written back from its fields, as records are.
+  if (!parsed.strict) raw = Buffer.from(formatRecord(parsed.fields, delimiter), 'latin1');
+  const columns = parsed.fields.map((f) => Buffer.from(f, 'latin1').toString('utf8'));
   const urlIndex = findColumn(columns, opts.urlColumn);
   if (urlIndex < 0) {
     const shown = columns

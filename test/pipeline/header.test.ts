@@ -25,7 +25,13 @@ describe('readHeader', () => {
   it('matches names written with spaces around quotes (a relaxed parse keeps them): ` "url" `', () => {
     const h = readHeader(Buffer.from('"host", "url" \n'), true, opts)!;
     expect([h.urlIndex, h.hostIndex]).toEqual([1, 0]);
-    expect(h.raw.toString()).toBe('"host", "url" ');
+    // Not strict CSV as written: echoed as strict CSV of the fields csv-parse read (relax_quotes).
+    expect(h.raw.toString()).toBe('host," ""url"" "');
+    // Strict headers are echoed byte for byte; bytes that are not UTF-8 survive a rewrite.
+    expect(readHeader(Buffer.from('"id",url\n'), true, opts)!.raw.toString()).toBe('"id",url');
+    const odd = readHeader(Buffer.from('i"d\xff,url\n', 'latin1'), true, opts)!;
+    expect(odd.raw.toString('latin1')).toBe('"i""d\xff",url');
+    expect(odd.columns).toEqual(['i"d\ufffd', 'url']);
   });
 
   it("takes the delimiter from Excel's `sep=X` first line and keeps that line to echo it", () => {
