@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { RobotsAuditError } from '../core/errors.js';
+import { withLeadingBytes } from './leading-bytes.js';
 import { withLfLines } from './line-ends.js';
 import { asUtf8 } from './utf16-input.js';
 
@@ -53,56 +54,41 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
   let read = 0;
   let closed = false;
   let decoder: Readable | null = null;
-  async function* chunks(): AsyncGenerator<Buffer> {
+  /** The bytes as stored, counted; a failed read is the input's error. */
+  async function* stored(): AsyncGenerator<Buffer> {
     const it = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    // The first chunk must hold both magic bytes: a pipe may deliver a single byte first.
-    let head = Buffer.alloc(0);
-    for (let ended = false; head.length < 2 && !ended; ) {
+    for (;;) {
       let r: IteratorResult<Buffer>;
       try {
         r = await it.next();
       } catch (err) {
         throw inputError(input, err);
       }
-      ended = r.done === true;
-      if (!ended) {
-        read += r.value.length;
-        head = head.length === 0 ? r.value : Buffer.concat([head, r.value]);
-      }
+      if (r.done) return;
+      read += r.value.length;
+      yield r.value;
     }
-    if (head.length === 0) return;
-    const first = { value: head };
+  }
+  async function* chunks(): AsyncGenerator<Buffer> {
+    const it = withLeadingBytes(stored(), 2);
+    const first = await it.next();
+    if (first.done) return;
+    async function* all(): AsyncGenerator<Buffer> {
+      yield first.value;
+      yield* it;
+    }
     if (!isGzip(first.value)) {
-      yield first.value;
-      for (;;) {
-        let r: IteratorResult<Buffer>;
-        try {
-          r = await it.next();
-        } catch (err) {
-          throw inputError(input, err);
-        }
-        if (r.done) return;
-        read += r.value.length;
-        yield r.value;
-      }
-    }
-    async function* compressed(): AsyncGenerator<Buffer> {
-      yield first.value;
-      for (;;) {
-        const r = await it.next();
-        if (r.done) return;
-        read += r.value.length;
-        yield r.value;
-      }
+      yield* all();
+      return;
     }
     const gunzip = createGunzip({ chunkSize: 256 * 1024 });
-    const source = Readable.from(compressed());
+    const source = Readable.from(all());
     source.on('error', (err) => gunzip.destroy(err));
     decoder = source.pipe(gunzip);
     try {
       for await (const c of gunzip) yield c as Buffer;
     } catch (err) {
-      throw inputError(input, err);
+      throw isInputError(err) ? err : inputError(input, err);
     }
   }
   return {
@@ -117,6 +103,11 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
       else raw.pause();
     },
   };
+}
+
+/** A read error stored() already made the input's error (matched by code: errors cross no class check). */
+function isInputError(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'ERR_INPUT';
 }
 
 function inputError(input: unknown, err: unknown): RobotsAuditError {

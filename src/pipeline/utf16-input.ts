@@ -2,6 +2,7 @@
 // UTF-8: everything after the reader works on UTF-8 bytes.
 
 import { TextDecoder } from 'node:util';
+import { withLeadingBytes } from './leading-bytes.js';
 
 /** The UTF-16 encoding a BOM at the start of `head` names, or null. */
 export function utf16Encoding(head: Uint8Array): 'utf-16le' | 'utf-16be' | null {
@@ -16,20 +17,11 @@ export function utf16Encoding(head: Uint8Array): 'utf-16le' | 'utf-16be' | null 
  * a code unit or surrogate pair cut between chunks is joined; an unpaired surrogate becomes U+FFFD).
  */
 export async function* asUtf8(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  // Two bytes tell the encoding; a pipe may hand over fewer first. null once told.
-  let head: Buffer | null = Buffer.alloc(0);
-  let decoder: TextDecoder | null = null;
-  for await (const chunk of chunks) {
-    let c = chunk;
-    if (head !== null) {
-      c = head.length === 0 ? c : Buffer.concat([head, c]);
-      if (c.length < 2) {
-        head = c;
-        continue;
-      }
-      head = null;
+  let decoder: TextDecoder | null | undefined;
+  for await (const c of withLeadingBytes(chunks, 2)) {
+    if (decoder === undefined) {
       const encoding = utf16Encoding(c);
-      if (encoding !== null) decoder = new TextDecoder(encoding);
+      decoder = encoding === null ? null : new TextDecoder(encoding);
     }
     if (decoder === null) yield c;
     else {
@@ -37,7 +29,6 @@ export async function* asUtf8(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buf
       if (text.length > 0) yield Buffer.from(text, 'utf8');
     }
   }
-  if (head !== null && head.length > 0) yield head;
   const tail = decoder?.decode() ?? '';
   if (tail.length > 0) yield Buffer.from(tail, 'utf8');
 }
