@@ -109,7 +109,8 @@ class ByteCounter extends Transform {
 }
 
 /**
- * Reads `body` (always consumed or destroyed when this settles). Throws an error with code
+ * Reads `body` (always consumed or destroyed when this settles), undoing `contentEncoding`: a header
+ * value, its repeated lines, or the list appliedCodings gives. Throws an error with code
  * ERR_UNSUPPORTED_ENCODING / ERR_CONTENT_DECODING, or whatever the body stream failed with.
  */
 export async function readCappedBody(
@@ -130,8 +131,8 @@ export async function readCappedBody(
     decoders.push(decoder);
   }
   let source: Readable = body;
-  const counter = new ByteCounter();
-  if (decoders.length > 0) {
+  const counter = decoders.length > 0 ? new ByteCounter() : null;
+  if (counter !== null) {
     // The error is seen through the last stream's iterator; this callback only keeps it from going unhandled.
     source = pipeline([body, counter, ...decoders], () => {}) as unknown as Readable;
   }
@@ -153,7 +154,7 @@ export async function readCappedBody(
     }
   } catch (err) {
     // `Content-Encoding: gzip` on a 0-byte body (a server compressing an empty file): curl reads it as empty.
-    if (decoders.length === 0 || counter.bytes > 0 || !body.readableEnded) throw err;
+    if (counter === null || counter.bytes > 0 || !body.readableEnded) throw err;
   } finally {
     // Leaving the loop early (cap or error) must not leave a half-read socket behind.
     if (truncated || !body.readableEnded) discard(body);

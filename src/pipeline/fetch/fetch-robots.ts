@@ -79,10 +79,13 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
  */
 function headerText(value: string): string {
   if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
-  const bytes = Buffer.from(value, 'latin1');
-  const utf8 = bytes.toString('utf8');
-  return Buffer.from(utf8, 'utf8').equals(bytes) ? utf8 : value;
+  try {
+    return STRICT_UTF8.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value; // not UTF-8: Latin-1 it is
+  }
 }
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function nextLocation(location: string | null, base: string): URL | undefined {
   if (location === null || location.trim() === '') return undefined;
@@ -139,7 +142,7 @@ async function attempt(robotsUrl: string, s: FetchSettings, validators?: Validat
     if (status >= 200 && status < 300) {
       phase = 'body';
       const codings = appliedCodings(res.headers['content-encoding'], res.headers['transfer-encoding']);
-      const { body, truncated } = await readCappedBody(res.body, codings.join(', '), s.maxBody);
+      const { body, truncated } = await readCappedBody(res.body, codings, s.maxBody);
       return {
         ...base,
         outcome: 'parsed',
