@@ -27,9 +27,9 @@ export function builtFile(rel: string): string {
   throw new RobotsAuditError('ERR_NO_WORKER', `worker file not found (${fromDist}); run \`npm run build\``);
 }
 
-/** The classify worker's entry file. */
+/** The classify worker's entry file: CommonJS, so that no worker is ever terminated inside require(esm). */
 export function workerFile(): string {
-  return builtFile('../workers/classify-worker.js');
+  return builtFile('../workers/classify-worker-entry.cjs');
 }
 
 export type PolicyResolver = (req: PolicyRequest) => Promise<WirePolicy[]>;

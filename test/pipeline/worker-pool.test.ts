@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ClassifyPool, workerFile } from '../../src/pipeline/worker-pool.js';
 import { BatchClassifier } from '../../src/workers/batch-classifier.js';
@@ -16,6 +19,16 @@ const { fetch } = dirFetcher(dir);
 const pool = new ClassifyPool(config(), 2, 2, poolFetch);
 afterAll(() => pool.destroy());
 
+function runNode(
+  args: string[],
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, args, { timeout: 110_000 }, (_err, stdout, stderr) =>
+      resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr }),
+    );
+  });
+}
+
 function batch(text: string): Buffer {
   const b = Buffer.allocUnsafeSlow(text.length + 16);
   b.write(text, 0, 'latin1');
@@ -29,10 +42,24 @@ const lines = Array.from({ length: 400 }, (_, i) => {
 });
 
 describe('ClassifyPool (real Piscina workers)', () => {
-  it('finds the built worker file from src', () => {
+  it('finds the built worker file from src, a CommonJS entry', () => {
     expect(existsSync(workerFile())).toBe(true);
-    expect(workerFile()).toMatch(/dist[\\/]workers[\\/]classify-worker\.js$/);
+    // .cjs: Piscina require()s its file, and require() of an ES module is the step a termination turns fatal.
+    expect(workerFile()).toMatch(/dist[\\/]workers[\\/]classify-worker-entry\.cjs$/);
+    expect(typeof createRequire(import.meta.url)(workerFile())).toBe('function');
   });
+
+  it('survives pools destroyed at every moment of their start-up (no FATAL abort of the process)', async () => {
+    // Before the CommonJS entry this child aborted in about 2 runs of 5 (Node 20's require(esm) under terminate).
+    const child = await runNode([
+      path.join(import.meta.dirname, 'pool-churn.mjs'),
+      '200',
+      '100',
+      JSON.stringify(config()),
+    ]);
+    expect(child.stderr).not.toMatch(/FATAL/);
+    expect(child).toMatchObject({ code: 0, signal: null, stdout: '200 pools destroyed\n' });
+  }, 120_000);
 
   it('classifies batches in parallel with the same output as one classifier in this thread', async () => {
     const solo = new BatchClassifier(config());
