@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
-import { RobotsAuditError } from '../../core/errors.js';
+import { hasCode, RobotsAuditError } from '../../core/errors.js';
 import { isBlockedAddress, refusedLiteral, refusedPeer } from './address-policy.js';
 import { classifyNetworkError } from './error-codes.js';
 import { lenientRequest, MAX_HEAD_BYTES } from './lenient-request.js';
@@ -53,6 +53,13 @@ export interface FetchDispatcher {
 const RELEASED = Object.assign(new Error('robots-audit: connection released'), { code: 'ERR_RELEASED' });
 void RELEASED.stack;
 const ignore = () => {};
+
+function retryLeniently(err: unknown): boolean {
+  return (
+    classifyNetworkError(err).code === 'ERR_MALFORMED_RESPONSE' ||
+    hasCode(err, 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+  );
+}
 
 /** `http://a.example:80`: the key `connecting` expects. */
 export function connectKey(protocol: string, hostname: string, port: string | number): string {
@@ -162,8 +169,9 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
         try {
           res = await client.request({ path: url.pathname + url.search, method: 'GET', ...opts });
         } catch (err) {
-          // A response head undici's strict parser rejects gets one more try with a lenient parser.
-          if (opts.signal.aborted || classifyNetworkError(err).code !== 'ERR_MALFORMED_RESPONSE') throw err;
+          // A response head undici's strict parser rejects gets one more try with a lenient parser; so does a
+          // length mismatch before any head was handed over (undici joins a repeated Content-Length into one).
+          if (opts.signal.aborted || !retryLeniently(err)) throw err;
           const { request, response } = await lenientRequest(url, opts, lenient);
           try {
             return await use(response);

@@ -1,11 +1,16 @@
 // A second HTTP/1 client, for responses undici's strict parser rejects but browsers and curl read: header
 // lines ending in a bare LF (embedded and hand-written servers send them), odd header bytes. It is Node's
-// own client with `insecureHTTPParser`, used only to retry a request that undici found malformed.
+// own client with `insecureHTTPParser`, used only to retry a request that undici found malformed. It reads
+// the socket through RepeatedLengthReader, so a repeated identical Content-Length is read as one.
 
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
 import { refusedLiteral, refusedPeer } from './address-policy.js';
 import type { ExchangeOptions, ExchangeResponse } from './dispatcher.js';
+import { RepeatedLengthReader } from './repeated-length.js';
 
 /**
  * Longest response head read, for both clients: Node's and undici's default of 16 KiB turned away real
@@ -35,26 +40,39 @@ export function lenientRequest(
 ): Promise<{ request: http.ClientRequest; response: ExchangeResponse }> {
   const literal = refusedLiteral(url.hostname, config.refuse);
   if (literal !== null) return Promise.reject(literal);
-  const client = url.protocol === 'https:' ? https : http;
+  const secure = url.protocol === 'https:';
+  const client = secure ? https : http;
   return new Promise((resolve, reject) => {
+    // No agent: this connection is ours alone, made here and never reused.
+    const createConnection = (): Duplex => {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const port = Number(url.port) || (secure ? 443 : 80);
+      const socket: net.Socket = secure
+        ? tls.connect({
+            host,
+            port,
+            lookup: config.lookup,
+            ...(net.isIP(host) === 0 ? { servername: host } : {}),
+            ...(config.ca === undefined ? {} : { ca: config.ca }),
+          })
+        : net.connect({ host, port, lookup: config.lookup });
+      const reader = new RepeatedLengthReader(socket, MAX_HEAD_BYTES);
+      socket.once('connect', () => {
+        const peer = refusedPeer(socket.remoteAddress, config.refuse);
+        if (peer !== null) reader.destroy(peer);
+      });
+      return reader;
+    };
     const request = client.request(url, {
       method: 'GET',
       headers: opts.headers,
       signal: opts.signal,
-      agent: false,
+      createConnection,
       insecureHTTPParser: true,
       maxHeaderSize: MAX_HEAD_BYTES,
-      lookup: config.lookup,
-      ...(config.ca === undefined ? {} : { ca: config.ca }),
     });
     config.live?.add(request);
     request.on('close', () => config.live?.delete(request));
-    request.on('socket', (socket) => {
-      socket.once('connect', () => {
-        const peer = refusedPeer(socket.remoteAddress, config.refuse);
-        if (peer !== null) request.destroy(peer);
-      });
-    });
     request.on('response', (res: IncomingMessage) => {
       resolve({ request, response: { statusCode: res.statusCode ?? 0, headers: res.headers, body: res } });
     });

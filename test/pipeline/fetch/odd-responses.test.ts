@@ -141,3 +141,35 @@ describe('odd but readable responses', () => {
     expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
   });
 });
+
+describe('a repeated Content-Length (RFC 9110 §8.6)', () => {
+  const length = `Content-Length: ${ROBOTS.length}`;
+
+  it('the same value on two lines → read as one length (the connection held open: the length frames it)', async () => {
+    const p = await fetchRaw(
+      env,
+      'cl-twice.test',
+      () => response('200 OK', [length, length], ROBOTS),
+      'hold',
+    );
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200, truncated: false });
+    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+  });
+
+  it('the same value listed twice in one line, bare-LF head → read as one length', async () => {
+    const head = `HTTP/1.1 200 OK\ncontent-length: ${ROBOTS.length} , ${ROBOTS.length}\nContent-Type: text/plain\n\n`;
+    const p = await fetchRaw(env, 'cl-list.test', () => head + ROBOTS, 'hold');
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+  });
+
+  it('two different values → unreachable (ERR_MALFORMED_RESPONSE), never a guess at the body', async () => {
+    const p = await fetchRaw(
+      env,
+      'cl-differ.test',
+      () => response('200 OK', [length, 'Content-Length: 5'], ROBOTS),
+      'end',
+    );
+    expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_MALFORMED_RESPONSE' });
+  });
+});
