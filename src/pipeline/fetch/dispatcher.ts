@@ -5,7 +5,7 @@ import { rootCertificates } from 'node:tls';
 import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
 import { hasCode, RobotsAuditError } from '../../core/errors.js';
 import { isBlockedAddress, refusedLiteral, refusedPeer } from './address-policy.js';
-import { classifyNetworkError } from './error-codes.js';
+import { classifyNetworkError, isParserError } from './error-codes.js';
 import { lenientRequest, MAX_HEAD_BYTES } from './lenient-request.js';
 import { createLookup, type ResolverConfig } from './resolver.js';
 
@@ -164,6 +164,14 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
     async exchange(url, opts, use) {
       const client = new Client(url.origin, { connect, ...common });
       live.add(client);
+      const leniently = async () => {
+        const { request, response } = await lenientRequest(url, opts, lenient);
+        try {
+          return await use(response);
+        } finally {
+          request.destroy();
+        }
+      };
       let res: Dispatcher.ResponseData;
       try {
         try {
@@ -172,14 +180,16 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
           // A response head undici's strict parser rejects gets one more try with a lenient parser; so does a
           // length mismatch before any head was handed over (undici joins a repeated Content-Length into one).
           if (opts.signal.aborted || !retryLeniently(err)) throw err;
-          const { request, response } = await lenientRequest(url, opts, lenient);
-          try {
-            return await use(response);
-          } finally {
-            request.destroy();
-          }
+          return await leniently();
         }
-        return await use(res);
+        try {
+          return await use(res);
+        } catch (err) {
+          // The head was fine but the parser rejected the body's framing (chunk sizes in bare LF).
+          const malformed = classifyNetworkError(err).code === 'ERR_MALFORMED_RESPONSE';
+          if (opts.signal.aborted || !malformed || !isParserError(err)) throw err;
+          return await leniently();
+        }
       } finally {
         live.delete(client);
         client.destroy(RELEASED).catch(ignore);

@@ -94,6 +94,13 @@ function chain(err: unknown): unknown[] {
   return out;
 }
 
+/** True when an HTTP parser (llhttp, in undici or Node) rejected the response's bytes. */
+export function isParserError(err: unknown): boolean {
+  return chain(err).some(
+    (e) => codeOf(e).startsWith('HPE_') || (e as { name?: unknown }).name === 'HTTPParserError',
+  );
+}
+
 function classifyOne(err: unknown): UnreachableCode | undefined {
   const code = codeOf(err);
   const name = (err as { name?: unknown } | null)?.name;

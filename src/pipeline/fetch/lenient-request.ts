@@ -1,16 +1,17 @@
 // A second HTTP/1 client, for responses undici's strict parser rejects but browsers and curl read: header
 // lines ending in a bare LF (embedded and hand-written servers send them), odd header bytes. It is Node's
 // own client with `insecureHTTPParser`, used only to retry a request that undici found malformed. It reads
-// the socket through RepeatedLengthReader, so a repeated identical Content-Length is read as one.
+// the socket through LenientFramingReader (a repeated Content-Length, chunk framing in bare LF).
 
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import type { Duplex } from 'node:stream';
+import { type Duplex, Readable } from 'node:stream';
 import tls from 'node:tls';
 import { refusedLiteral, refusedPeer } from './address-policy.js';
 import type { ExchangeOptions, ExchangeResponse } from './dispatcher.js';
-import { RepeatedLengthReader } from './repeated-length.js';
+import { fetchError } from './error-codes.js';
+import { LenientFramingReader } from './lenient-framing.js';
 
 /**
  * Longest response head read, for both clients: Node's and undici's default of 16 KiB turned away real
@@ -43,6 +44,19 @@ export function lenientRequest(
   const secure = url.protocol === 'https:';
   const client = secure ? https : http;
   return new Promise((resolve, reject) => {
+    let reader: LenientFramingReader | undefined;
+    let failure: Error | undefined;
+    // Node ends a failed body with a bare "aborted" (ECONNRESET); the request's own error says why.
+    async function* bodyOf(res: IncomingMessage): AsyncGenerator<Buffer> {
+      try {
+        for await (const chunk of res) yield chunk as Buffer;
+      } catch (err) {
+        if (failure !== undefined) throw failure;
+        if (reader?.ended === true)
+          throw fetchError('ERR_CONNECTION_CLOSED', 'the connection closed inside the body');
+        throw err;
+      }
+    }
     // No agent: this connection is ours alone, made here and never reused.
     const createConnection = (): Duplex => {
       const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -56,10 +70,10 @@ export function lenientRequest(
             ...(config.ca === undefined ? {} : { ca: config.ca }),
           })
         : net.connect({ host, port, lookup: config.lookup });
-      const reader = new RepeatedLengthReader(socket, MAX_HEAD_BYTES);
+      reader = new LenientFramingReader(socket, MAX_HEAD_BYTES);
       socket.once('connect', () => {
         const peer = refusedPeer(socket.remoteAddress, config.refuse);
-        if (peer !== null) reader.destroy(peer);
+        if (peer !== null) reader?.destroy(peer);
       });
       return reader;
     };
@@ -74,9 +88,13 @@ export function lenientRequest(
     config.live?.add(request);
     request.on('close', () => config.live?.delete(request));
     request.on('response', (res: IncomingMessage) => {
-      resolve({ request, response: { statusCode: res.statusCode ?? 0, headers: res.headers, body: res } });
+      const body = Readable.from(bodyOf(res), { objectMode: false });
+      resolve({ request, response: { statusCode: res.statusCode ?? 0, headers: res.headers, body } });
     });
-    request.on('error', reject);
+    request.on('error', (err) => {
+      failure ??= err;
+      reject(err);
+    });
     request.end();
   });
 }

@@ -173,3 +173,53 @@ describe('a repeated Content-Length (RFC 9110 §8.6)', () => {
     expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_MALFORMED_RESPONSE' });
   });
 });
+
+describe('chunk framing in bare LF (embedded servers; curl and browsers read it)', () => {
+  const lf = (b: string) => `${b.length.toString(16)}\n${b}\n0\n\n`;
+
+  it('with a bare-LF head → parsed', async () => {
+    const p = await fetchRaw(
+      env,
+      'lf-all.test',
+      () => `HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n${lf(ROBOTS)}`,
+      'hold',
+    );
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+  });
+
+  it('after a strict CRLF head (undici hands the head over, then rejects the body) → parsed', async () => {
+    const p = await fetchRaw(
+      env,
+      'lf-chunks.test',
+      () => response('200 OK', ['Transfer-Encoding: chunked'], lf(ROBOTS)),
+      'hold',
+    );
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+  });
+
+  it('a chunk size that is not hex → still unreachable (ERR_MALFORMED_RESPONSE)', async () => {
+    const p = await fetchRaw(
+      env,
+      'lf-bad-size.test',
+      () => response('200 OK', ['Transfer-Encoding: chunked'], `zz\n${ROBOTS}\n0\n\n`),
+      'end',
+    );
+    expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_MALFORMED_RESPONSE' });
+  });
+});
+
+describe('a body cut short on the lenient path (a bare-LF head) is told apart like on the strict one', () => {
+  const cut = () => `HTTP/1.1 200 OK\nContent-Length: 500\n\n${ROBOTS}`;
+
+  it('closed (FIN) → ERR_CONNECTION_CLOSED', async () => {
+    const p = await fetchRaw(env, 'lenient-fin.test', cut, 'end');
+    expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_CONNECTION_CLOSED' });
+  });
+
+  it('reset (RST) → ERR_CONNECTION_RESET', async () => {
+    const p = await fetchRaw(env, 'lenient-rst.test', cut, 'reset');
+    expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_CONNECTION_RESET' });
+  });
+});
