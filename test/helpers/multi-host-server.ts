@@ -128,7 +128,15 @@ async function writeWithBackpressure(res: ServerResponse, total: number): Promis
   for (let sent = 0; sent < total && !res.destroyed; ) {
     const n = Math.min(line.length, total - sent);
     sent += n;
-    if (!res.write(line.subarray(0, n))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (res.write(line.subarray(0, n))) continue;
+    // Whichever event comes first, the other's listener is removed (no listeners pile up per write).
+    const settled = new AbortController();
+    const waits = [
+      once(res, 'drain', { signal: settled.signal }),
+      once(res, 'close', { signal: settled.signal }),
+    ];
+    await Promise.race(waits).finally(() => settled.abort());
+    await Promise.allSettled(waits);
   }
   res.end();
 }
