@@ -7,8 +7,6 @@
 
 import { Duplex } from 'node:stream';
 
-/** The head ends at the first empty line; the lenient parser also accepts bare-LF line ends. */
-const HEAD_END = /\r?\n\r?\n/;
 const LENGTH_LINE = /^content-length[ \t]*:(.*)$/i;
 const CHUNKED_LINE = /^transfer-encoding[ \t]*:.*\bchunked[ \t]*\r?$/i;
 const CRLF = Buffer.from('\r\n');
@@ -143,12 +141,35 @@ export class ChunkFraming {
 }
 
 /**
+ * Where in `chunk` the head ends (just after its empty line: LF, then LF or CR LF, as the lenient parser
+ * reads it), given the bytes `before` it; -1 if not in this chunk. Only the last two earlier bytes are
+ * looked at again, so a head sent a byte at a time costs linear time.
+ */
+export function headEnd(before: readonly Buffer[], chunk: Buffer): number {
+  const tail: number[] = [];
+  for (let k = before.length - 1; k >= 0 && tail.length < 2; k--) {
+    const b = before[k]!;
+    for (let j = b.length - 1; j >= 0 && tail.length < 2; j--) tail.unshift(b[j]!);
+  }
+  const at = (i: number) => (i < tail.length ? tail[i]! : chunk[i - tail.length]!);
+  const n = tail.length + chunk.length;
+  for (let i = 0; i < n; i++) {
+    if (at(i) !== 0x0a) continue;
+    if (i + 1 < n && at(i + 1) === 0x0a) return i + 2 - tail.length;
+    if (i + 2 < n && at(i + 1) === 0x0d && at(i + 2) === 0x0a) return i + 3 - tail.length;
+  }
+  return -1;
+}
+
+/**
  * The socket's bytes with the response head passed through collapseRepeatedLength and a chunked body
  * through ChunkFraming. Writes go straight to the socket; reading follows the reader's pace (the socket
  * pauses while this stream is full).
  */
 export class LenientFramingReader extends Duplex {
-  private head: Buffer | null = Buffer.alloc(0);
+  /** The head's bytes so far, while its end is not yet seen; null once it is. */
+  private head: Buffer[] | null = [];
+  private headBytes = 0;
   private chunks: ChunkFraming | null = null;
   /** The peer closed its side cleanly (a FIN, not a reset). */
   ended = false;
@@ -161,36 +182,35 @@ export class LenientFramingReader extends Duplex {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('end', () => {
       this.ended = true;
-      if (this.head !== null && this.head.length > 0) this.push(this.head);
+      if (this.head !== null) this.send(this.head);
       this.head = null;
-      for (const b of this.chunks?.flush() ?? []) this.push(b);
+      this.send(this.chunks?.flush() ?? []);
       this.push(null);
     });
     socket.on('error', (err) => this.destroy(err));
+    // After a FIN the bytes already pushed are still to be read: only a close without one ends this early.
     socket.on('close', () => {
-      if (!this.destroyed && !this.readableEnded) this.destroy();
+      if (!this.ended && !this.destroyed) this.destroy();
     });
   }
 
   private onData(chunk: Buffer): void {
     if (this.head !== null) {
-      const seen = Buffer.concat([this.head, chunk]);
-      const text = seen.toString('latin1');
-      const end = HEAD_END.exec(text);
-      if (end === null && seen.length <= this.maxHeadBytes) {
-        this.head = seen;
-        return;
-      }
+      const end = headEnd(this.head, chunk);
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      if (end < 0 && this.headBytes <= this.maxHeadBytes) return;
+      const seen = Buffer.concat(this.head, this.headBytes);
       this.head = null;
-      if (end === null) {
+      if (end < 0) {
         this.send([seen]);
         return;
       }
-      const cut = end.index + end[0].length;
-      const head = text.slice(0, cut);
-      const fixed = collapseRepeatedLength(head) ?? head;
+      const cut = this.headBytes - chunk.length + end;
+      const head = seen.toString('latin1', 0, cut);
+      const fixed = collapseRepeatedLength(head);
       if (isChunked(head)) this.chunks = new ChunkFraming();
-      this.send([Buffer.from(fixed, 'latin1')]);
+      this.send([fixed === null ? seen.subarray(0, cut) : Buffer.from(fixed, 'latin1')]);
       chunk = seen.subarray(cut);
       if (chunk.length === 0) return;
     }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ChunkFraming,
   collapseRepeatedLength,
+  headEnd,
   isChunked,
   LenientFramingReader,
 } from '../../../src/pipeline/fetch/lenient-framing.js';
@@ -30,6 +31,32 @@ describe('collapseRepeatedLength', () => {
     ]) {
       expect(collapseRepeatedLength(head)).toBeNull();
     }
+  });
+});
+
+describe('headEnd', () => {
+  it('finds the end of the first empty line (LF or CRLF) across any split, as a search of the whole would', () => {
+    const bytes = fc.array(fc.constantFrom(0x0a, 0x0d, 0x41), { maxLength: 24 });
+    fc.assert(
+      fc.property(bytes, fc.array(fc.nat(), { maxLength: 5 }), (all, cuts) => {
+        const whole = Buffer.from(all);
+        const m = /\n\r?\n/.exec(whole.toString('latin1'));
+        const want = m === null ? -1 : m.index + m[0].length;
+        const at = [...new Set([0, ...cuts.map((c) => c % (whole.length + 1)), whole.length])].sort(
+          (a, b) => a - b,
+        );
+        const before: Buffer[] = [];
+        let got = -1;
+        for (let i = 0; i + 1 < at.length && got < 0; i++) {
+          const chunk = whole.subarray(at[i], at[i + 1]);
+          const end = headEnd(before, chunk);
+          if (end >= 0) got = at[i]! + end;
+          before.push(chunk);
+        }
+        expect(got).toBe(want);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -85,6 +112,17 @@ describe('LenientFramingReader', () => {
     expect(await readAll(reader)).toBe(
       'HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n5\r\nhello\r\n0\r\n\r\n',
     );
+  });
+
+  it('keeps what the peer sent before its FIN for a reader that is behind when the socket closes', async () => {
+    const { wire, socket } = pair();
+    const reader = new LenientFramingReader(socket, 1024);
+    const body = 'x'.repeat(10_000); // under the reader's high-water mark: all of it waits in the reader
+    wire.end(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    await new Promise((r) => socket.once('end', r));
+    socket.destroy();
+    await new Promise((r) => setImmediate(r));
+    expect((await readAll(reader)).length).toBe(body.length + 42);
   });
 
   it('passes a head with no end within the limit through unchanged, and forwards writes', async () => {
