@@ -57,7 +57,9 @@ const ignore = () => {};
 function retryLeniently(err: unknown): boolean {
   return (
     classifyNetworkError(err).code === 'ERR_MALFORMED_RESPONSE' ||
-    hasCode(err, 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+    hasCode(err, 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') ||
+    // undici's answer to an interim `100 Continue` it did not ask for; Node's client skips it, as curl does.
+    (hasCode(err, 'UND_ERR_SOCKET') && (err as Error).message === 'bad response')
   );
 }
 

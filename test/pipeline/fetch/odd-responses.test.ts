@@ -223,3 +223,25 @@ describe('a body cut short on the lenient path (a bare-LF head) is told apart li
     expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_CONNECTION_RESET' });
   });
 });
+
+describe('interim 1xx responses before the final one', () => {
+  const ok = response('200 OK', [`Content-Length: ${ROBOTS.length}`], ROBOTS);
+
+  it('an unasked `100 Continue` → skipped, the 200 after it parsed (undici calls it a bad response)', async () => {
+    const p = await fetchRaw(
+      env,
+      'continue.test',
+      () => Buffer.concat([Buffer.from('HTTP/1.1 100 Continue\r\n\r\n'), ok]),
+      'end',
+    );
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+  });
+
+  it('`103 Early Hints` → skipped, the 200 after it parsed', async () => {
+    const hints = 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n';
+    const p = await fetchRaw(env, 'hints.test', () => Buffer.concat([Buffer.from(hints), ok]), 'end');
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+  });
+});
