@@ -75,14 +75,32 @@ function decoderFor(encoding: string): Transform | undefined {
   }
 }
 
-/** Content-Encoding tokens in the order they were applied, `identity` dropped. */
+/**
+ * Values misconfigured servers put in Content-Encoding that name no coding at all (`none`, a charset, a
+ * MIME encoding): the body is as sent, as browsers read it. A real coding we cannot undo stays unsupported.
+ */
+const NOT_CODINGS = new Set([
+  'identity',
+  'none',
+  'utf-8',
+  'utf8',
+  'us-ascii',
+  'ascii',
+  'iso-8859-1',
+  'latin1',
+  'binary',
+  '8bit',
+  '7bit',
+]);
+
+/** Content-Encoding tokens in the order they were applied, `identity` (and NOT_CODINGS) dropped. */
 export function parseContentEncoding(header: string | string[] | undefined): string[] {
   if (header === undefined) return [];
   const text = Array.isArray(header) ? header.join(',') : header;
   return text
     .split(',')
     .map((t) => t.trim().toLowerCase())
-    .filter((t) => t !== '' && t !== 'identity');
+    .filter((t) => t !== '' && !NOT_CODINGS.has(t));
 }
 
 /**

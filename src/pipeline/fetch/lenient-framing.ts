@@ -2,6 +2,7 @@
 // client reads its socket through LenientFramingReader, which rewrites only the framing:
 // - a Content-Length repeating one value (`29` twice, or `29, 29`: some proxies and frameworks send it) is
 //   one length, as RFC 9110 §8.6 allows; values that differ stay for the parser to reject;
+// - header lines with no colon (and no continuation) are dropped, as browsers and curl skip them;
 // - chunk-size lines and chunk ends in bare LF (embedded servers that write LF everywhere) get their CR.
 // Every other byte passes as it came.
 
@@ -36,6 +37,26 @@ export function collapseRepeatedLength(head: string): string | null {
     else if (i < 1 || !LENGTH_LINE.test(lines[i]!.replace(/\r$/, ''))) out.push(lines[i]!);
   }
   return out.join('\n');
+}
+
+/**
+ * `head` without the header lines that have no colon and are no continuation (a stray word, a second
+ * status line's debris): browsers and curl skip such lines, Node's parser rejects the response. Null when
+ * there is none.
+ */
+export function dropGarbageLines(head: string): string | null {
+  const lines = head.split('\n');
+  const garbage = (line: string, i: number) =>
+    i > 0 && line !== '' && line !== '\r' && !line.includes(':') && line[0] !== ' ' && line[0] !== '\t';
+  if (!lines.some(garbage)) return null;
+  return lines.filter((line, i) => !garbage(line, i)).join('\n');
+}
+
+/** The head as the lenient parser should see it (dropGarbageLines, then collapseRepeatedLength), or null if unchanged. */
+export function fixHead(head: string): string | null {
+  const kept = dropGarbageLines(head);
+  const collapsed = collapseRepeatedLength(kept ?? head);
+  return collapsed ?? kept;
 }
 
 /** True when the head's Transfer-Encoding ends in `chunked` (the body is then chunk-framed). */
@@ -162,7 +183,7 @@ export function headEnd(before: readonly Buffer[], chunk: Buffer): number {
 }
 
 /**
- * The socket's bytes with the response head passed through collapseRepeatedLength and a chunked body
+ * The socket's bytes with the response head passed through fixHead and a chunked body
  * through ChunkFraming. Writes go straight to the socket; reading follows the reader's pace (the socket
  * pauses while this stream is full).
  */
@@ -208,7 +229,7 @@ export class LenientFramingReader extends Duplex {
       }
       const cut = this.headBytes - chunk.length + end;
       const head = seen.toString('latin1', 0, cut);
-      const fixed = collapseRepeatedLength(head);
+      const fixed = fixHead(head);
       if (isChunked(head)) this.chunks = new ChunkFraming();
       this.send([fixed === null ? seen.subarray(0, cut) : Buffer.from(fixed, 'latin1')]);
       chunk = seen.subarray(cut);

@@ -32,6 +32,10 @@ describe('parseContentEncoding', () => {
     expect(parseContentEncoding(' GZip , identity,br')).toEqual(['gzip', 'br']);
     expect(parseContentEncoding(undefined)).toEqual([]);
     expect(parseContentEncoding(['gzip', 'br'])).toEqual(['gzip', 'br']);
+    // Misconfigured servers: `none` or a charset is no coding (the body is as sent); real unknown codings stay.
+    expect(parseContentEncoding('none')).toEqual([]);
+    expect(parseContentEncoding('UTF-8, gzip')).toEqual(['gzip']);
+    expect(parseContentEncoding('compress, zstd')).toEqual(['compress', 'zstd']);
   });
 });
 

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ChunkFraming,
   collapseRepeatedLength,
+  dropGarbageLines,
+  fixHead,
   headEnd,
   isChunked,
   LenientFramingReader,
@@ -31,6 +33,21 @@ describe('collapseRepeatedLength', () => {
     ]) {
       expect(collapseRepeatedLength(head)).toBeNull();
     }
+  });
+});
+
+describe('dropGarbageLines and fixHead', () => {
+  it('drop header lines with no colon, keep continuations and the status line', () => {
+    const head =
+      'HTTP/1.1 200 OK\r\nGarbage here\r\nX-A: a\r\n  folded\r\n\tmore\r\nContent-Length: 3\r\n\r\n';
+    expect(dropGarbageLines(head)).toBe(
+      'HTTP/1.1 200 OK\r\nX-A: a\r\n  folded\r\n\tmore\r\nContent-Length: 3\r\n\r\n',
+    );
+    expect(dropGarbageLines('HTTP/1.1 200 OK\nX: y\n\n')).toBeNull();
+    expect(fixHead('HTTP/1.1 200 OK\nbad\nContent-Length: 2\nContent-Length: 2\n\n')).toBe(
+      'HTTP/1.1 200 OK\nContent-Length: 2\n\n',
+    );
+    expect(fixHead('HTTP/1.1 200 OK\nContent-Length: 2\n\n')).toBeNull();
   });
 });
 

@@ -245,3 +245,22 @@ describe('interim 1xx responses before the final one', () => {
     expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
   });
 });
+
+describe('header oddities browsers and curl read', () => {
+  it('a header line with no colon (a stray word) → skipped, the response parsed', async () => {
+    const raw = response('200 OK', ['Garbage line', `Content-Length: ${ROBOTS.length}`], ROBOTS);
+    const p = await fetchRaw(env, 'no-colon.test', () => raw, 'end');
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+  });
+
+  it('`Content-Encoding: none` (no coding) → the body as sent; a real unknown coding stays unsupported', async () => {
+    const none = response('200 OK', ['Content-Encoding: none', `Content-Length: ${ROBOTS.length}`], ROBOTS);
+    const p = await fetchRaw(env, 'ce-none.test', () => none, 'end');
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    const zstd = response('200 OK', ['Content-Encoding: zstd', `Content-Length: ${ROBOTS.length}`], ROBOTS);
+    const q = await fetchRaw(env, 'ce-zstd.test', () => zstd, 'end');
+    expect(q).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_UNSUPPORTED_ENCODING' });
+  });
+});
