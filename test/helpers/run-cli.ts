@@ -11,13 +11,22 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface RunOptions {
+  input?: string | Buffer;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
 /** Spawns the real CLI with the given arguments and optional stdin, and collects its output. */
-export function runCli(
-  args: string[],
-  opts: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<CliResult> {
+export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  return runNode([CLI, ...args], opts);
+}
+
+/** Spawns this Node with the given arguments (a script first) and optional stdin, and collects its output. */
+export function runNode(args: string[], opts: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ClassifyPool, workerFile } from '../../src/pipeline/worker-pool.js';
 import { BatchClassifier } from '../../src/workers/batch-classifier.js';
+import { runNode } from '../helpers/run-cli.js';
 import { config, dirFetcher, ROBOTS, robotsDir } from '../workers/classify-fixtures.js';
 
 // A real Piscina pool running the built worker (dist/): `npm test` builds first.
@@ -18,16 +18,6 @@ const poolFetch: typeof dirFetch = (req) => {
 const { fetch } = dirFetcher(dir);
 const pool = new ClassifyPool(config(), 2, 2, poolFetch);
 afterAll(() => pool.destroy());
-
-function runNode(
-  args: string[],
-): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, args, { timeout: 110_000 }, (_err, stdout, stderr) =>
-      resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr }),
-    );
-  });
-}
 
 function batch(text: string): Buffer {
   const b = Buffer.allocUnsafeSlow(text.length + 16);
@@ -51,12 +41,10 @@ describe('ClassifyPool (real Piscina workers)', () => {
 
   it('survives pools destroyed at every moment of their start-up (no FATAL abort of the process)', async () => {
     // Before the CommonJS entry this child aborted in about 2 runs of 5 (Node 20's require(esm) under terminate).
-    const child = await runNode([
-      path.join(import.meta.dirname, 'pool-churn.mjs'),
-      '200',
-      '100',
-      JSON.stringify(config()),
-    ]);
+    const child = await runNode(
+      [path.join(import.meta.dirname, 'pool-churn.mjs'), '200', '100', JSON.stringify(config())],
+      { timeoutMs: 110_000 },
+    );
     expect(child.stderr).not.toMatch(/FATAL/);
     expect(child).toMatchObject({ code: 0, signal: null, stdout: '200 pools destroyed\n' });
   }, 120_000);

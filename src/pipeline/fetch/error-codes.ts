@@ -94,16 +94,18 @@ function chain(err: unknown): unknown[] {
   return out;
 }
 
-/** True when an HTTP parser (llhttp, in undici or Node) rejected the response's bytes. */
+/** An error of an HTTP parser (llhttp, in undici or Node), which has rejected the response's bytes. */
+function fromParser(err: unknown): boolean {
+  return codeOf(err).startsWith('HPE_') || (err as { name?: unknown } | null)?.name === 'HTTPParserError';
+}
+
+/** True when an HTTP parser rejected the response's bytes, anywhere in the `cause` chain. */
 export function isParserError(err: unknown): boolean {
-  return chain(err).some(
-    (e) => codeOf(e).startsWith('HPE_') || (e as { name?: unknown }).name === 'HTTPParserError',
-  );
+  return chain(err).some(fromParser);
 }
 
 function classifyOne(err: unknown): UnreachableCode | undefined {
   const code = codeOf(err);
-  const name = (err as { name?: unknown } | null)?.name;
   if (code in UNREACHABLE_CODES) return code as UnreachableCode;
   switch (code) {
     case 'ENOTFOUND':
@@ -142,7 +144,7 @@ function classifyOne(err: unknown): UnreachableCode | undefined {
     case 'ERR_BROTLI_DECOMPRESSION_FAILED':
       return 'ERR_CONTENT_DECODING';
   }
-  if (code.startsWith('HPE_') || name === 'HTTPParserError') {
+  if (fromParser(err)) {
     // The connection ended inside the message (a chunked body cut short after `Connection: close`):
     // llhttp's finish() says so only in the message, the error has no code.
     const cut = code === 'HPE_INVALID_EOF_STATE' || /\bInvalid EOF state\b/.test(messageOf(err));

@@ -21,22 +21,19 @@ const MAX_LINE = 8192;
  */
 export function collapseRepeatedLength(head: string): string | null {
   const lines = head.split('\n');
+  const at: number[] = [];
   const values: string[] = [];
-  let first = -1;
   for (let i = 1; i < lines.length; i++) {
     const m = LENGTH_LINE.exec(lines[i]!.replace(/\r$/, ''));
     if (m === null) continue;
-    if (first < 0) first = i;
+    at.push(i);
     for (const v of m[1]!.split(',')) values.push(v.trim());
   }
   if (values.length < 2 || !/^\d+$/.test(values[0]!) || values.some((v) => v !== values[0])) return null;
-  const eol = lines[first]!.endsWith('\r') ? '\r' : '';
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (i === first) out.push(`Content-Length: ${values[0]}${eol}`);
-    else if (i < 1 || !LENGTH_LINE.test(lines[i]!.replace(/\r$/, ''))) out.push(lines[i]!);
-  }
-  return out.join('\n');
+  const first = at[0]!;
+  lines[first] = `Content-Length: ${values[0]}${lines[first]!.endsWith('\r') ? '\r' : ''}`;
+  const dropped = new Set(at.slice(1));
+  return lines.filter((_, i) => !dropped.has(i)).join('\n');
 }
 
 /**
@@ -172,12 +169,10 @@ export function headEnd(before: readonly Buffer[], chunk: Buffer): number {
     const b = before[k]!;
     for (let j = b.length - 1; j >= 0 && tail.length < 2; j--) tail.unshift(b[j]!);
   }
-  const at = (i: number) => (i < tail.length ? tail[i]! : chunk[i - tail.length]!);
-  const n = tail.length + chunk.length;
-  for (let i = 0; i < n; i++) {
-    if (at(i) !== 0x0a) continue;
-    if (i + 1 < n && at(i + 1) === 0x0a) return i + 2 - tail.length;
-    if (i + 2 < n && at(i + 1) === 0x0d && at(i + 2) === 0x0a) return i + 3 - tail.length;
+  const s = tail.length === 0 ? chunk : Buffer.concat([Buffer.from(tail), chunk]);
+  for (let i = s.indexOf(0x0a); i >= 0; i = s.indexOf(0x0a, i + 1)) {
+    const next = s[i + 1] === 0x0d ? i + 2 : i + 1;
+    if (s[next] === 0x0a) return next + 1 - tail.length;
   }
   return -1;
 }

@@ -70,12 +70,13 @@ export function lenientRequest(
             ...(config.ca === undefined ? {} : { ca: config.ca }),
           })
         : net.connect({ host, port, lookup: config.lookup });
-      reader = new LenientFramingReader(socket, MAX_HEAD_BYTES);
+      const framed = new LenientFramingReader(socket, MAX_HEAD_BYTES);
+      reader = framed;
       socket.once('connect', () => {
         const peer = refusedPeer(socket.remoteAddress, config.refuse);
-        if (peer !== null) reader?.destroy(peer);
+        if (peer !== null) framed.destroy(peer);
       });
-      return reader;
+      return framed;
     };
     const request = client.request(url, {
       method: 'GET',

@@ -9,6 +9,12 @@ import { fetchRaw, useServerAndTempDir } from './harness.js';
 const env = useServerAndTempDir();
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
 
+/** The fetch parsed the file (status 200) and kept exactly ROBOTS. */
+function expectRobots(p: Awaited<ReturnType<typeof fetchRaw>>): void {
+  expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+  expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+}
+
 /** A CRLF response head with the given status line and header lines, then the body. */
 function response(status: string, headers: string[], body: Buffer | string = ''): Buffer {
   const head = `HTTP/1.1 ${status}\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
@@ -35,8 +41,7 @@ describe('odd but readable responses', () => {
       () => response('200 OK', ['Transfer-Encoding: gzip, chunked'], chunked(gzipSync(ROBOTS))),
       'end',
     );
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
   });
 
   it('Content-Encoding: gzip on top of Transfer-Encoding: gzip → both undone', async () => {
@@ -98,8 +103,7 @@ describe('odd but readable responses', () => {
       () => response('200 OK', [...cookies, `Content-Length: ${ROBOTS.length}`], ROBOTS),
       'end',
     );
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
   });
 
   it('a response head over 128 KiB → unreachable (ERR_MALFORMED_RESPONSE)', async () => {
@@ -152,15 +156,14 @@ describe('a repeated Content-Length (RFC 9110 §8.6)', () => {
       () => response('200 OK', [length, length], ROBOTS),
       'hold',
     );
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200, truncated: false });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
+    expect(p.truncated).toBe(false);
   });
 
   it('the same value listed twice in one line, bare-LF head → read as one length', async () => {
     const head = `HTTP/1.1 200 OK\ncontent-length: ${ROBOTS.length} , ${ROBOTS.length}\nContent-Type: text/plain\n\n`;
     const p = await fetchRaw(env, 'cl-list.test', () => head + ROBOTS, 'hold');
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
   });
 
   it('two different values → unreachable (ERR_MALFORMED_RESPONSE), never a guess at the body', async () => {
@@ -184,8 +187,7 @@ describe('chunk framing in bare LF (embedded servers; curl and browsers read it)
       () => `HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n${lf(ROBOTS)}`,
       'hold',
     );
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
   });
 
   it('after a strict CRLF head (undici hands the head over, then rejects the body) → parsed', async () => {
@@ -195,8 +197,7 @@ describe('chunk framing in bare LF (embedded servers; curl and browsers read it)
       () => response('200 OK', ['Transfer-Encoding: chunked'], lf(ROBOTS)),
       'hold',
     );
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
   });
 
   it('a chunk size that is not hex → still unreachable (ERR_MALFORMED_RESPONSE)', async () => {
@@ -234,15 +235,13 @@ describe('interim 1xx responses before the final one', () => {
       () => Buffer.concat([Buffer.from('HTTP/1.1 100 Continue\r\n\r\n'), ok]),
       'end',
     );
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
   });
 
   it('`103 Early Hints` → skipped, the 200 after it parsed', async () => {
     const hints = 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n';
     const p = await fetchRaw(env, 'hints.test', () => Buffer.concat([Buffer.from(hints), ok]), 'end');
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
   });
 });
 
@@ -250,15 +249,13 @@ describe('header oddities browsers and curl read', () => {
   it('a header line with no colon (a stray word) → skipped, the response parsed', async () => {
     const raw = response('200 OK', ['Garbage line', `Content-Length: ${ROBOTS.length}`], ROBOTS);
     const p = await fetchRaw(env, 'no-colon.test', () => raw, 'end');
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
   });
 
   it('`Content-Encoding: none` (no coding) → the body as sent; a real unknown coding stays unsupported', async () => {
     const none = response('200 OK', ['Content-Encoding: none', `Content-Length: ${ROBOTS.length}`], ROBOTS);
     const p = await fetchRaw(env, 'ce-none.test', () => none, 'end');
-    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
-    expect(Buffer.from(p.body!).toString()).toBe(ROBOTS);
+    expectRobots(p);
     const zstd = response('200 OK', ['Content-Encoding: zstd', `Content-Length: ${ROBOTS.length}`], ROBOTS);
     const q = await fetchRaw(env, 'ce-zstd.test', () => zstd, 'end');
     expect(q).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_UNSUPPORTED_ENCODING' });
