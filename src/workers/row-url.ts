@@ -158,7 +158,8 @@ function fastAuthority(s: string, start: number, scheme: 'http' | 'https', out: 
       value = value * 10 + (c - 0x30);
     }
     if (i - portStart > 5) return FALLBACK;
-    if (value > 65535) return BAD;
+    // Port 0 cannot be connected to, so no robots.txt can be fetched for it (WHATWG accepts it).
+    if (value > 65535 || (value === 0 && i > portStart)) return BAD;
     if (i > portStart) port = value;
   }
   if (i < n) {
@@ -188,7 +189,7 @@ function slowAuthority(s: string, out: RowSlot): RowErrorCode | null {
   }
   const scheme = u.protocol === 'http:' ? 'http' : u.protocol === 'https:' ? 'https' : null;
   if (scheme === null) return 'unsupported_scheme';
-  if (u.hostname === '') return 'bad_url';
+  if (u.hostname === '' || u.port === '0') return 'bad_url';
   out.scheme = scheme;
   out.host = u.hostname;
   out.port = u.port === '' ? (scheme === 'https' ? 443 : 80) : Number(u.port);
@@ -262,7 +263,7 @@ export function resolveRowInto(
     if (fixed !== null) {
       abs = fixed;
       code = null;
-    }
+    } else if (HOST_LIKE.test(authorityOf(s))) code = 'bad_url'; // `host:0/a` is a bad port, not a scheme
   }
   if (code !== null) return code;
   if (hasHost && host !== out.host) {
@@ -280,6 +281,16 @@ const HOST_LIKE =
 /** Last labels that are file extensions and no top-level domain: `index.html` is a relative path. */
 const FILE_NAME = /\.(?:html?|php\d?|aspx?|jsp|cgi|css|js|json|xml|txt|pdf|png|jpe?g|gif|svg|webp|ico)$/i;
 
+/** The text before the first `/`, `?`, `#` or `\`: a scheme-less URL's authority. */
+function authorityOf(s: string): string {
+  let end = 0;
+  for (; end < s.length; end++) {
+    const c = s.charCodeAt(end);
+    if (c === 0x2f || c === 0x3f || c === 0x23 || c === 0x5c) break;
+  }
+  return s.slice(0, end);
+}
+
 /**
  * A URL written without its scheme (`www.example.com/a`, `example.com:8080/a?b`), as frontier lists and
  * hand-made logs have them, read as `scheme://` + url: the reference's GetPathParamsQuery also takes the
@@ -293,12 +304,7 @@ function schemelessUrl(
   scheme: 'http' | 'https',
   out: RowSlot,
 ): string | null {
-  let end = 0;
-  for (; end < s.length; end++) {
-    const c = s.charCodeAt(end);
-    if (c === 0x2f || c === 0x3f || c === 0x23 || c === 0x5c) break;
-  }
-  const authority = s.slice(0, end);
+  const authority = authorityOf(s);
   if (authority === '' || authority.includes('@')) return null;
   const url = `${scheme}://${s}`;
   if (hostColumn === undefined) {

@@ -10,6 +10,12 @@ function ok(url: string, host?: string, scheme: 'http' | 'https' = 'https') {
   return r;
 }
 
+/** The row's error code, or 'ok'. */
+function code(url: string, host?: string): string {
+  const r = resolveRowUrl(url, host, 'https');
+  return r.ok ? 'ok' : r.code;
+}
+
 describe('resolveRowUrl: absolute URLs', () => {
   it('takes origin and path from a plain URL', () => {
     const r = ok('https://www.example.com/a/b?c=d#frag');
@@ -65,10 +71,6 @@ describe('resolveRowUrl: absolute URLs', () => {
   });
 
   it('rejects bad input with stable codes', () => {
-    const code = (u: string, h?: string) => {
-      const r = resolveRowUrl(u, h, 'https');
-      return r.ok ? 'ok' : r.code;
-    };
     expect(code('')).toBe('missing_url');
     expect(code('   ')).toBe('missing_url');
     expect(code('ftp://a.example/x')).toBe('unsupported_scheme');
@@ -90,6 +92,35 @@ describe('resolveRowUrl: absolute URLs', () => {
     expect(code('/a/b', '')).toBe('path_without_host');
     expect(code('/a/b', '  ')).toBe('path_without_host');
     expect(code('/a/b', 'bad host!')).toBe('bad_host');
+  });
+
+  it('port 0 is no port a robots.txt can be fetched from: bad_url, in every spelling', () => {
+    expect(code('http://example.com:0/a')).toBe('bad_url');
+    expect(code('https://Example.com:00000/a')).toBe('bad_url');
+    expect(code('http://example.com:000000/a')).toBe('bad_url');
+    expect(code('http://127.0.0.1:0/a')).toBe('bad_url');
+    expect(code('http://[::1]:0/a')).toBe('bad_url');
+    expect(code('http://bücher.example:0/a')).toBe('bad_url');
+    expect(code('//example.com:0/a')).toBe('bad_url');
+    expect(code('example.com:0/a')).toBe('bad_url');
+    expect(code('example.com:0/a', 'example.com')).toBe('bad_url');
+    expect(code('example.com:65536/a')).toBe('bad_url');
+    // Ports past 65535 and ports that are not numbers were already refused.
+    expect(code('http://example.com:65536/a')).toBe('bad_url');
+    expect(code('http://example.com:99999999/a')).toBe('bad_url');
+    expect(code('http://example.com:8a/a')).toBe('bad_url');
+    expect(code('http://example.com:-1/a')).toBe('bad_url');
+    expect(code('http://example.com:65535/a')).toBe('ok');
+    expect(code('http://example.com:1/a')).toBe('ok');
+  });
+
+  it('a host column with port 0 names no host: bad_host for a path, and no origin', () => {
+    expect(code('/a', 'example.com:0')).toBe('bad_host');
+    expect(code('/a', '[::1]:0')).toBe('bad_host');
+    expect(code('/a', 'http://example.com:0')).toBe('bad_host');
+    expect(resolveHostColumn('example.com:0', 'https')).toBeNull();
+    expect(code('/a', 'example.com:65536')).toBe('bad_host');
+    expect(code('/a', 'example.com:x')).toBe('bad_host');
   });
 });
 
@@ -213,7 +244,7 @@ describe('resolveRowUrl agrees with WHATWG URL on the origin', () => {
           expect(r, input).toEqual({ ok: false, code: 'unsupported_scheme' });
           return;
         }
-        if (u.hostname === '') {
+        if (u.hostname === '' || u.port === '0') {
           expect(r, input).toMatchObject({ ok: false });
           return;
         }
