@@ -36,13 +36,25 @@ function looseName(c: string): string {
   return unquoted.trim().toLowerCase();
 }
 
-/** The column named `name`: an exact match, else the only one equal after trimming, unquoting and lower-casing. */
+/**
+ * The column named `name`, exactly or once trimmed, unquoted and lower-cased; -1 when none is. Several
+ * such columns (`url,URL`) are a fatal error: which one holds the URLs cannot be told.
+ */
 export function findColumn(columns: readonly string[], name: string): number {
-  const exact = columns.indexOf(name);
-  if (exact >= 0) return exact;
   const want = name.toLowerCase();
-  const loose = columns.flatMap((c, i) => (looseName(c) === want ? [i] : []));
-  return loose.length === 1 ? loose[0]! : -1;
+  const found = columns.flatMap((c, i) => (c === name || looseName(c) === want ? [i] : []));
+  if (found.length <= 1) return found[0] ?? -1;
+  const shown = found.slice(0, 10);
+  const at = shown.map((i) => String(i + 1));
+  const list =
+    found.length > shown.length
+      ? `${at.join(', ')}, … (${found.length} in all)`
+      : `${at.slice(0, -1).join(', ')} and ${at[at.length - 1]}`;
+  const names = shown.map((i) => JSON.stringify(columns[i])).join(', ');
+  throw new RobotsAuditError(
+    'ERR_AMBIGUOUS_COLUMN',
+    `the header names the \`${name}\` column more than once (columns ${list}: ${names}); rename all but one`,
+  );
 }
 
 /** Excel's first-line delimiter declaration (`sep=;`), which its CSV exports may start with. */

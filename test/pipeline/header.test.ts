@@ -68,4 +68,27 @@ describe('readHeader', () => {
     expect(() => readHeader(Buffer.from(''), true, opts)).toThrow(/empty/);
     expect(() => readHeader(Buffer.from('host,"url'), true, opts)).toThrow(/unterminated quote/);
   });
+
+  it('a column named twice is a fatal error naming it and its positions, not the first one silently', () => {
+    const fails = (header: string, o = opts) => {
+      try {
+        readHeader(Buffer.from(header), true, o);
+      } catch (err) {
+        expect((err as { code?: string }).code).toBe('ERR_AMBIGUOUS_COLUMN');
+        return (err as Error).message;
+      }
+      throw new Error(`no error for ${JSON.stringify(header)}`);
+    };
+    expect(fails('url,URL,url\n')).toMatch(/`url` .*columns 1, 2 and 3/);
+    expect(fails('host,Host,url\n')).toMatch(/`host` .*columns 1 and 2/);
+    expect(fails('url,x,url\n')).toMatch(/`url` .*columns 1 and 3/);
+    expect(fails('" url ",url\n')).toMatch(/`url` .*columns 1 and 2/);
+    // Named explicitly, an ambiguous column is an error too.
+    expect(fails('Page,page,host\n', { ...opts, urlColumn: 'page' })).toMatch(/`page` .*columns 1 and 2/);
+    expect(fails('url,Link,link\n', { ...opts, hostColumn: 'Link' })).toMatch(/`Link` .*columns 2 and 3/);
+    expect(fails('url,URL,url\n')).not.toMatch(/\n/);
+    expect(fails(`${'url,'.repeat(100_000)}host\n`)).toMatch(/columns 1, 2, .*10, … \(100000 in all\)/);
+    // One match is no ambiguity, whatever other columns are called.
+    expect(readHeader(Buffer.from('url,urls,host_url\n'), true, opts)!.urlIndex).toBe(0);
+  });
 });
