@@ -13,6 +13,8 @@ export const EXIT = Object.freeze({
   interrupted: 130,
   /** Stopped by SIGTERM. */
   terminated: 143,
+  /** The reader of the output closed it early (as a shell reports a filter ended by SIGPIPE). */
+  brokenPipe: 141,
 });
 
 /** The exit code of a run stopped by `signal`. */

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
@@ -94,6 +93,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
   const source = await openInput(input);
   let handle: ProviderHandle | null = null;
   let sink: OutputSink | null = null;
+  let summarySink: OutputSink | null = null;
   let pool: ClassifyPool | null = null;
   let progress: ProgressReporter | null = null;
   let readingMs = 0;
@@ -125,6 +125,9 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     }
 
     sink = OutputSink.open(options.output);
+    if (options.summary !== undefined) {
+      summarySink = OutputSink.open(options.summary, { label: 'summary', plain: true });
+    }
     const d = header.delimiter;
     const extra = formatRecord(verdictColumns(agents, options.evidence), d);
     await sink.write(Buffer.concat([header.preamble, header.raw, Buffer.from(`${d}${extra}${header.eol}`)]));
@@ -237,7 +240,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     for (const b of batcher.end()) await submit(b);
     while (window.length > 0) await writeOldest();
     for (const stats of await abortable(pool.flush(), signal)) addStats(stats);
-    await abortable(sink.commit(), signal);
+    await abortable(sink.finish(), signal);
     progress?.stop();
 
     const result = summary.build({
@@ -249,12 +252,17 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       readingMs,
       writingMs: sink.writeMs,
     });
-    if (options.summary !== undefined) {
-      await writeFile(options.summary, `${JSON.stringify(result, null, 2)}\n`);
+    // The summary is whole before OUTPUT is committed: a summary that cannot be written fails the run.
+    if (summarySink !== null) {
+      await summarySink.write(Buffer.from(`${JSON.stringify(result, null, 2)}\n`));
+      await abortable(summarySink.finish(), signal);
     }
+    await sink.publish();
+    await summarySink?.publish();
     return result;
   } catch (err) {
     await sink?.abort();
+    await summarySink?.abort();
     throw signal?.aborted && !hasCode(err, 'ERR_ABORTED') ? aborted(signal) : err;
   } finally {
     progress?.stop();

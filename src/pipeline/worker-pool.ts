@@ -55,6 +55,8 @@ export class ClassifyPool {
   private readonly inFlight: number[] = [];
   private readonly ready: Promise<void>;
   private destroyed = false;
+  /** A worker that failed between tasks (Piscina reports it as an 'error' event, not through a task). */
+  private failure: unknown = null;
   private readonly heapLimitMb: number;
 
   constructor(config: WorkerConfig, threads: number, tasksPerWorker: number, resolve: PolicyResolver) {
@@ -93,6 +95,11 @@ export class ClassifyPool {
           maxOldGenerationSizeMb: this.heapLimitMb,
         },
       });
+      // Without a listener, Piscina's 'error' ends the process: a reply that arrives after destroy()
+      // failed its task is one ('Unexpected message from Worker'), and is expected then.
+      pool.on('error', (err: unknown) => {
+        if (!this.destroyed) this.failure ??= err;
+      });
       const { port1, port2 } = new MessageChannel();
       this.links.push(new PortLink(port1, async (body) => ({ value: await resolve(body as PolicyRequest) })));
       const mine = peers[i]!;
@@ -129,6 +136,7 @@ export class ClassifyPool {
     onSpare: (ab: ArrayBuffer) => void,
   ): Promise<BatchResult> {
     await this.ready;
+    this.checkFailure();
     if (batch.byteOffset !== 0) throw new Error('batch buffer must start at offset 0');
     let w = 0;
     for (let i = 1; i < this.pools.length; i++) if (this.inFlight[i]! < this.inFlight[w]!) w = i;
@@ -155,9 +163,18 @@ export class ClassifyPool {
     }
   }
 
+  private checkFailure(): void {
+    if (this.failure === null) return;
+    const message = this.failure instanceof Error ? this.failure.message : String(this.failure);
+    throw new RobotsAuditError('ERR_WORKER_FAILED', `a worker failed: ${message.split('\n')[0]}`, {
+      cause: this.failure,
+    });
+  }
+
   /** Counters every worker has not reported yet (rows it judged for its peers after its last batch). */
   async flush(): Promise<BatchStats[]> {
     await this.ready;
+    this.checkFailure();
     const replies = await Promise.all(this.pools.map((p) => p.run({ kind: 'flush' })));
     return replies.map((r) => unwrap(r).stats!);
   }

@@ -51,7 +51,7 @@ describe('OutputSink', () => {
     const stdout = new PassThrough();
     const chunks: Buffer[] = [];
     stdout.on('data', (c: Buffer) => chunks.push(c));
-    const s = OutputSink.open('-', stdout);
+    const s = OutputSink.open('-', { stdout });
     await s.write(Buffer.from('a\n'));
     await s.commit();
     expect(Buffer.concat(chunks).toString()).toBe('a\n');
