@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
-import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
+import { buildConnector, Client, type Dispatcher } from 'undici';
 import { hasCode, RobotsAuditError } from '../../core/errors.js';
 import { isBlockedAddress, refusedLiteral, refusedPeer } from './address-policy.js';
 import { classifyNetworkError, isParserError } from './error-codes.js';
 import { lenientRequest, MAX_HEAD_BYTES } from './lenient-request.js';
+import { proxyRoute } from './proxy-route.js';
+import { openTunnel } from './proxy-tunnel.js';
 import { createLookup, type ResolverConfig } from './resolver.js';
 
 /**
@@ -91,10 +93,9 @@ export function trustedCas(caFile: string | undefined): string[] | undefined {
   return caFile === undefined ? undefined : [...rootCertificates, ...extra];
 }
 
-const PROXY_ENV = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'];
-
 export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher {
   const { resolver, timeoutMs } = config;
+  const route = proxyRoute(config.proxy);
   const ca = trustedCas(config.caFile);
   const tlsOptions = ca === undefined ? {} : { ca };
   const lookup = createLookup(resolver);
@@ -102,18 +103,25 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
   const pending = new Map<string, number>();
   const refuse = (address: string) => !resolver.allowPrivate && isBlockedAddress(address, resolver.blockList);
 
-  const connect: buildConnector.connector = (opts, callback) => {
+  /** `inner`, with the connection counted as being set up (for `connecting`) until it calls back. */
+  const counted =
+    (inner: buildConnector.connector): buildConnector.connector =>
+    (opts, callback) => {
+      const key = connectKey(opts.protocol, opts.hostname, opts.port);
+      pending.set(key, (pending.get(key) ?? 0) + 1);
+      inner(opts, (err, socket) => {
+        const left = (pending.get(key) ?? 1) - 1;
+        if (left === 0) pending.delete(key);
+        else pending.set(key, left);
+        if (err) callback(err, null);
+        else callback(null, socket!);
+      });
+    };
+
+  const direct = counted((opts, callback) => {
     const literal = refusedLiteral(opts.hostname, refuse);
-    if (literal !== null) {
-      callback(literal, null);
-      return;
-    }
-    const key = connectKey(opts.protocol, opts.hostname, opts.port);
-    pending.set(key, (pending.get(key) ?? 0) + 1);
+    if (literal !== null) return callback(literal, null);
     base(opts, (err, socket) => {
-      const left = (pending.get(key) ?? 1) - 1;
-      if (left === 0) pending.delete(key);
-      else pending.set(key, left);
       if (err) return callback(err, null);
       const peer = refusedPeer((socket as Socket).remoteAddress, refuse);
       if (peer !== null) {
@@ -122,7 +130,21 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
       }
       callback(null, socket!);
     });
-  };
+  });
+
+  // The proxy resolves the name and is trusted (README), so no address check applies to its socket.
+  const tunnelled = (proxy: URL, signal: AbortSignal) =>
+    counted((opts, callback) => {
+      const port = opts.port || (opts.protocol === 'https:' ? '443' : '80');
+      const host = opts.hostname.includes(':') ? `[${opts.hostname}]` : opts.hostname;
+      openTunnel(proxy, `${host}:${port}`, signal, ca).then(
+        (socket) => {
+          if (opts.protocol !== 'https:') return callback(null, socket);
+          base({ ...opts, httpSocket: socket }, callback);
+        },
+        (err: Error) => callback(err, null),
+      );
+    });
 
   const common = {
     headersTimeout: timeoutMs,
@@ -130,42 +152,23 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
     keepAliveTimeout: 1000,
     maxHeaderSize: MAX_HEAD_BYTES,
   };
-  const requestTls = { timeout: timeoutMs, ...tlsOptions };
-  const connecting = (key: string) => pending.has(key);
-  let agent: Dispatcher | undefined;
-  if (config.proxy !== undefined) {
-    agent = new ProxyAgent({ uri: config.proxy, requestTls, ...common });
-  } else if (PROXY_ENV.some((name) => process.env[name])) {
-    agent = new EnvHttpProxyAgent({ connect, requestTls, ...common } as never);
-  }
-  if (agent !== undefined) {
-    const proxy = agent;
-    return {
-      proxied: true,
-      connecting,
-      exchange: async (url, opts, use) =>
-        use(
-          await proxy.request({
-            origin: url.origin,
-            path: url.pathname + url.search,
-            method: 'GET',
-            ...opts,
-          }),
-        ),
-      close: () => proxy.close(),
-    };
-  }
-  // Direct: one short-lived Client per request. Each origin is fetched once, so a pool per origin (what
-  // an Agent keeps) would only add bookkeeping and idle sockets.
+  // One short-lived Client per request. Each origin is fetched once, so a pool per origin (what an Agent
+  // keeps) would only add bookkeeping and idle sockets; its own connector also ends a failed proxy tunnel
+  // as one error, where undici's proxy agents reconnect at once, forever, after a proxy closes.
   const live = new Set<Client>();
   const lenientLive = new Set<{ destroy(): void }>();
   const lenient = { lookup: lookup as never, refuse, ca, live: lenientLive };
   return {
-    proxied: false,
-    connecting,
+    proxied: route !== undefined,
+    connecting: (key) => pending.has(key),
     async exchange(url, opts, use) {
+      const proxy = route?.(url);
+      const connect = proxy === undefined ? direct : tunnelled(proxy, opts.signal);
       const client = new Client(url.origin, { connect, ...common });
       live.add(client);
+      // undici reads a request's signal only once it has a connection; the budget also ends the connecting.
+      const onAbort = () => client.destroy(opts.signal.reason as Error).catch(ignore);
+      opts.signal.addEventListener('abort', onAbort, { once: true });
       const leniently = async () => {
         const { request, response } = await lenientRequest(url, opts, lenient);
         try {
@@ -174,6 +177,8 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
           request.destroy();
         }
       };
+      // The lenient client connects directly only.
+      const retryable = (err: unknown) => !opts.signal.aborted && proxy === undefined && retryLeniently(err);
       let res: Dispatcher.ResponseData;
       try {
         try {
@@ -181,7 +186,7 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
         } catch (err) {
           // A response head undici's strict parser rejects gets one more try with a lenient parser; so does a
           // length mismatch before any head was handed over (undici joins a repeated Content-Length into one).
-          if (opts.signal.aborted || !retryLeniently(err)) throw err;
+          if (!retryable(err)) throw err;
           return await leniently();
         }
         try {
@@ -189,10 +194,11 @@ export function createFetchDispatcher(config: DispatcherConfig): FetchDispatcher
         } catch (err) {
           // The head was fine but the parser rejected the body's framing (chunk sizes in bare LF).
           const malformed = classifyNetworkError(err).code === 'ERR_MALFORMED_RESPONSE';
-          if (opts.signal.aborted || !malformed || !isParserError(err)) throw err;
+          if (!malformed || !isParserError(err) || !retryable(err)) throw err;
           return await leniently();
         }
       } finally {
+        opts.signal.removeEventListener('abort', onAbort);
         live.delete(client);
         client.destroy(RELEASED).catch(ignore);
       }

@@ -18,6 +18,7 @@ let tmp: ReturnType<typeof tempDir>;
 let proxy: http.Server;
 let proxyUrl: string;
 const tunnels: string[] = [];
+const credentials: Array<string | undefined> = [];
 let refuse = false;
 let n = 0;
 
@@ -27,6 +28,7 @@ beforeAll(async () => {
   proxy = http.createServer((_req, res) => res.writeHead(405).end());
   proxy.on('connect', (req, client, head) => {
     tunnels.push(req.url ?? '');
+    credentials.push(req.headers['proxy-authorization']);
     if (refuse) return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     const port = Number((req.url ?? '').split(':').pop());
     const upstream = connect(port, '127.0.0.1', () => {
@@ -49,6 +51,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   tunnels.length = 0;
+  credentials.length = 0;
   refuse = false;
   for (const k of ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY']) delete process.env[k];
 });
@@ -85,6 +88,19 @@ describe('--proxy', () => {
     const p = await fetchAt(at(srv, 'inside.test'), { proxy: proxyUrl, allowPrivate: false });
     expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_BLOCKED_ADDRESS' });
     expect(tunnels).toEqual([]);
+  });
+
+  it('credentials in the proxy URL are sent as Proxy-Authorization (Basic), percent-decoded', async () => {
+    srv.set('auth.test', ok('User-agent: *\n'));
+    const withAuth = proxyUrl.replace('http://', 'http://us%40er:p%3Ass@');
+    const p = await fetchAt(at(srv, 'auth.test'), { proxy: withAuth });
+    expect(p.outcome).toBe('parsed');
+    expect(credentials).toEqual([`Basic ${Buffer.from('us@er:p:ss').toString('base64')}`]);
+  });
+
+  it("a proxy that cannot be reached → ERR_PROXY (not the target's connection refused)", async () => {
+    const p = await fetchAt(at(srv, 'noproxy.test'), { proxy: 'http://127.0.0.1:1' });
+    expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_PROXY' });
   });
 
   it('a proxy refusing the tunnel → ERR_PROXY', async () => {
