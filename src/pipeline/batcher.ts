@@ -20,6 +20,10 @@ export class Batcher {
   private buf: Buffer;
   private len = 0;
   private readonly scanner = new RecordScanner();
+  /** Bytes looked at to find cuts, in all: linear in the input, whatever its records look like. */
+  scannedBytes = 0;
+  /** The pending bytes before this offset were scanned and ended no record: only a new LF can. */
+  private waitLfFrom = 0;
 
   constructor(
     private readonly delimiter: number,
@@ -50,6 +54,11 @@ export class Batcher {
       this.len += n;
       off += n;
       if (this.len >= this.target) this.cutAll(out);
+      if (this.len === this.buf.length && this.len >= MAX_PENDING_BYTES) {
+        // Full: a quoted field past its bounds ends its record at an LF already held; look once more.
+        this.waitLfFrom = 0;
+        this.cutAll(out);
+      }
       if (this.len === this.buf.length) this.grow();
     }
     return out;
@@ -96,6 +105,7 @@ export class Batcher {
 
   /** The first `cut` bytes become a batch; the rest moves to a fresh buffer. */
   private take(cut: number): Buffer {
+    this.waitLfFrom = Math.max(0, this.waitLfFrom - cut);
     const batch = this.buf.subarray(0, cut);
     const next = this.fresh(this.len - cut + 1024);
     this.buf.copy(next, 0, cut, this.len);
@@ -106,6 +116,15 @@ export class Batcher {
 
   private findCut(eof: boolean): number {
     const len = this.len;
+    if (!eof) {
+      // A record ends at an LF: without a new one, rescanning a long pending record (one line of
+      // 60 MiB, quoted or not) per chunk would cost quadratic time and find nothing.
+      const from = this.waitLfFrom;
+      this.scannedBytes += len - from;
+      this.waitLfFrom = len;
+      if (this.buf.subarray(0, len).indexOf(10, from) < 0) return 0;
+    }
+    this.scannedBytes += len;
     if (this.buf.subarray(0, len).indexOf(34) < 0) {
       if (eof) return len;
       const lf = this.buf.lastIndexOf(10, len - 1);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Batcher, MAX_PENDING_BYTES } from '../../src/pipeline/batcher.js';
-import { RecordScanner } from '../../src/workers/record-scanner.js';
+import { MAX_RECORD_BYTES, RecordScanner } from '../../src/workers/record-scanner.js';
 
 function scanAll(text: string): { text: string; kind: number }[] {
   const s = new RecordScanner();
@@ -46,6 +46,44 @@ describe('Batcher', () => {
     expect(out).toBe(2 + MAX_PENDING_BYTES);
     const tooLong = new Batcher(44);
     expect(() => fill(tooLong, MAX_PENDING_BYTES + 1)).toThrow(/longer than 64 MiB/);
+  });
+
+  it('a long record waiting for its line end is not rescanned per chunk (quadratic: 60 MiB took 60 s)', () => {
+    const size = 8 << 20;
+    const chunk = 64 << 10;
+    for (const start of ['h,"', 'h,', '"x\ny",', 'a,"b\nc",d']) {
+      const b = new Batcher(44);
+      const head = Buffer.from(`a,b\n${start}`);
+      const tail = Buffer.from('"\nz,z\n');
+      const sum = (batches: Buffer[]) => batches.reduce((n, x) => n + x.length, 0);
+      let out = sum(b.push(head));
+      const body = Buffer.alloc(chunk, 0x61);
+      for (let n = 0; n < size; n += chunk) out += sum(b.push(body));
+      out += sum(b.push(tail)) + sum(b.end());
+      expect(out, start).toBe(head.length + size + tail.length);
+      // Each byte is looked at a bounded number of times, not once per chunk that follows it.
+      expect(b.scannedBytes, start).toBeLessThan(4 * size);
+    }
+  });
+
+  it('a quoted field that passes its bounds with no new line end still ends its record at the limit', () => {
+    // The record ends at its first LF (malformed) once the second quote's field is past 64 KiB; its
+    // second line, 4 bytes under the limit, is then a record of its own: nothing is too long.
+    const b = new Batcher(44);
+    const head = Buffer.from('a,"x\ny",,"');
+    let out = b.push(head).reduce((n, x) => n + x.length, 0);
+    const chunk = Buffer.alloc(1 << 20, 0x61);
+    // First seen when its field is exactly at the 64 KiB bound: not yet malformed, so it waits.
+    const first = MAX_RECORD_BYTES - head.length;
+    for (const x of b.push(chunk.subarray(0, first))) out += x.length;
+    let left = MAX_PENDING_BYTES - head.length - first;
+    while (left > 0) {
+      const n = Math.min(left, chunk.length);
+      for (const x of b.push(chunk.subarray(0, n))) out += x.length;
+      left -= n;
+    }
+    for (const x of [...b.push(Buffer.from('\n')), ...b.end()]) out += x.length;
+    expect(out).toBe(MAX_PENDING_BYTES + 1);
   });
 
   it('cuts at the last line end of a quote-free batch', () => {
