@@ -28,6 +28,8 @@ const V6_RANGES: Array<[string, number]> = [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
   ['::', 96], // IPv4-compatible (deprecated)
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT, RFC 2765), which a stateless translator may route to IPv4
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): a site's own translator, where any prefix length embeds IPv4
   ['100::', 64], // discard
   ['2001::', 32], // Teredo
   ['2001:db8::', 32], // documentation
@@ -37,7 +39,10 @@ const V6_RANGES: Array<[string, number]> = [
   ['ff00::', 8], // multicast
 ];
 
-/** The default list of refused ranges. IPv4-mapped IPv6 (::ffff:a.b.c.d) is checked against the IPv4 rules. */
+/**
+ * The default list of refused ranges. IPv4-mapped IPv6 (::ffff:a.b.c.d) is checked against the IPv4 rules,
+ * and so are the IPv4 addresses embedded in NAT64 and 6to4 addresses (see embeddedV4).
+ */
 export function defaultBlockList(): BlockList {
   const list = new BlockList();
   for (const [net, prefix] of V4_RANGES) list.addSubnet(net, prefix, 'ipv4');

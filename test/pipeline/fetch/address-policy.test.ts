@@ -38,6 +38,15 @@ describe('isBlockedAddress (default list)', () => {
     '64:ff9b::a9fe:a9fe', // NAT64 of 169.254.169.254
     '64:ff9b::7f00:1', // NAT64 of 127.0.0.1
     '2002:7f00:1::', // 6to4 of 127.0.0.1
+    '2002:a9fe:a9fe::1', // 6to4 of 169.254.169.254
+    '::ffff:0:7f00:1', // IPv4-translated (SIIT, RFC 2765) of 127.0.0.1
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:808:808', // IPv4-translated: the whole ::ffff:0:0:0/96, whatever it embeds
+    '64:ff9b:1::7f00:1', // local-use NAT64 (RFC 8215): the whole 64:ff9b:1::/48
+    '64:ff9b:1:abcd::808:808',
+    '::7f00:1', // IPv4-compatible (deprecated): the whole ::/96
+    '::127.0.0.1',
+    '::8.8.8.8',
     'not-an-address',
   ])('refuses %s', (a) => {
     expect(blocked(a)).toBe(true);
