@@ -6,7 +6,8 @@ import { fetchError } from './error-codes.js';
  * an audit must not reach loopback, private networks, link-local (cloud metadata) or other special ranges.
  */
 
-const V4_RANGES: Array<[string, number]> = [
+/** Refused IPv4 networks as [address, prefix length] (exported for tests that need a variant list). */
+export const V4_RANGES: ReadonlyArray<readonly [string, number]> = [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8], // private
   ['100.64.0.0', 10], // carrier-grade NAT
@@ -24,7 +25,8 @@ const V4_RANGES: Array<[string, number]> = [
   ['240.0.0.0', 4], // reserved, incl. broadcast
 ];
 
-const V6_RANGES: Array<[string, number]> = [
+/** Refused IPv6 networks as [address, prefix length]. */
+export const V6_RANGES: ReadonlyArray<readonly [string, number]> = [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
   ['::', 96], // IPv4-compatible (deprecated)

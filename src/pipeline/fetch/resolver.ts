@@ -61,6 +61,17 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
+const LOOPBACK: LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+/** True when `name` (any case, with or without the root's trailing dot) is `zone` or under it. */
+function inZone(name: string, zone: string): boolean {
+  const n = name.toLowerCase().replace(/\.$/, '');
+  return n === zone || n.endsWith(`.${zone}`);
+}
+
 /** Resolves `host` to the addresses a fetch may connect to, or rejects with ERR_DNS / ERR_BLOCKED_ADDRESS. */
 export function resolveAllowed(host: string, config: ResolverConfig): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
@@ -83,9 +94,11 @@ export function resolveAllowed(host: string, config: ResolverConfig): Promise<Lo
     if (literal !== 0) return check([{ address: bare, family: literal }]);
     if (pinned !== undefined) return check([{ address: pinned, family: isIP(pinned) }]);
     // RFC 6761 §6.4: `.invalid` never resolves; answer at once, without asking any resolver.
-    if (bare === 'invalid' || bare.endsWith('.invalid')) {
+    if (inZone(bare, 'invalid')) {
       return reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${bare}`), { code: 'ENOTFOUND' }));
     }
+    // RFC 6761 §6.3: `localhost` and its subdomains are loopback, whatever a resolver would answer.
+    if (inZone(bare, 'localhost')) return check(LOOPBACK);
     dnsLookup(bare, { all: true, verbatim: true }, (err, addresses) => {
       if (err) return reject(err);
       if (addresses.length === 0) {

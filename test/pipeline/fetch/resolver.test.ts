@@ -70,6 +70,17 @@ describe('resolveAllowed', () => {
     });
   });
 
+  it.each(['localhost.', 'foo.localhost', 'A.B.LOCALHOST.'])(
+    'answers loopback for %s itself (RFC 6761 §6.3), so it is refused whatever the system resolver says',
+    async (name) => {
+      await expect(resolveAllowed(name, config([]))).rejects.toMatchObject({ code: 'ERR_BLOCKED_ADDRESS' });
+      await expect(resolveAllowed(name, config([], true))).resolves.toEqual([
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ]);
+    },
+  );
+
   it('answers ENOTFOUND for .invalid names at once (RFC 6761)', async () => {
     await expect(resolveAllowed('x.invalid', config([]))).rejects.toMatchObject({ code: 'ENOTFOUND' });
     await expect(resolveAllowed('invalid', config([]))).rejects.toMatchObject({ code: 'ENOTFOUND' });
