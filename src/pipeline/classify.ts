@@ -3,9 +3,9 @@ import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
 import type { BatchResult, BatchStats, WorkerConfig } from '../workers/protocol.js';
 import { verdictColumns } from '../workers/verdict-format.js';
-import { Batcher, MAX_PENDING_BYTES } from './batcher.js';
+import { Batcher } from './batcher.js';
 import { BufferPool } from './buffer-pool.js';
-import { type Header, readHeader } from './header.js';
+import { type Header, HeaderReader } from './header.js';
 import { openInput } from './input-source.js';
 import { type Options, resolveOptions } from './options.js';
 import { OutputSink } from './output-sink.js';
@@ -108,20 +108,13 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     };
 
     // The header row: read until it is whole.
-    let head = Buffer.alloc(0);
+    const headerReader = new HeaderReader(options);
     let header: Header | undefined;
     let eof = false;
     while (header === undefined) {
       const r = await next();
       eof = r.done === true;
-      if (!eof) head = Buffer.concat([head, r.value]);
-      if (head.length > MAX_PENDING_BYTES) {
-        throw new RobotsAuditError(
-          'ERR_BAD_HEADER',
-          'the header row is longer than 64 MiB; is this a CSV file?',
-        );
-      }
-      header = readHeader(head, eof, options);
+      header = headerReader.push(eof ? null : r.value);
     }
 
     sink = OutputSink.open(options.output);
@@ -214,7 +207,8 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       readingMs += performance.now() - c0;
       for (const b of batches) await submit(b);
     };
-    if (header.dataStart < head.length) await feed(head.subarray(header.dataStart));
+    const rest = headerReader.rest();
+    if (rest.length > 0) await feed(rest);
     while (!eof) {
       // A slow input (a pipe) must not hold whole records back: when no bytes come for a while, the
       // records already read go out as a (small) batch.

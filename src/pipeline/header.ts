@@ -2,6 +2,7 @@ import { RobotsAuditError } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
 import { parseQuotedRecords } from '../workers/quoted-records.js';
 import { KIND_BLANK, KIND_MALFORMED, RecordScanner } from '../workers/record-scanner.js';
+import { MAX_PENDING_BYTES } from './batcher.js';
 
 export interface Header {
   columns: string[];
@@ -80,8 +81,9 @@ export function readHeader(
   bytes: Buffer,
   eof: boolean,
   opts: { delimiter: string; urlColumn: string; hostColumn: string },
+  atStart = true,
 ): Header | undefined {
-  const bom = bomLength(bytes);
+  const bom = atStart ? bomLength(bytes) : 0;
   const text = bytes.toString('latin1');
   const scanner = new RecordScanner();
   let delimiter = opts.delimiter;
@@ -144,4 +146,73 @@ export function readHeader(
     delimiter,
     preamble: Buffer.from(preamble),
   };
+}
+
+/**
+ * Collects the input's first chunks until the header row is whole. A header row can only end at a new
+ * LF (or the end of input), and blank lines before it are counted once and dropped, so each byte is
+ * read a bounded number of times however long the first line (/dev/zero) or the run of blank lines.
+ */
+export class HeaderReader {
+  private chunks: Buffer[] = [];
+  /** Bytes in `chunks`: the input from the first byte not yet known to be a BOM or blank line. */
+  private length = 0;
+  /** A BOM and blank lines were dropped from the front (a BOM after them is text). */
+  private dropped = false;
+  private blankLines = 0;
+  /** Bytes dropped from the front: the BOM and blank lines. */
+  private droppedBytes = 0;
+  private rest_: Buffer = Buffer.alloc(0);
+  /** Bytes read to find the header, in all. */
+  scannedBytes = 0;
+
+  constructor(private readonly opts: { delimiter: string; urlColumn: string; hostColumn: string }) {}
+
+  /** Adds a chunk (null at the end of input); returns the header once it is whole. */
+  push(chunk: Buffer | null): Header | undefined {
+    const eof = chunk === null;
+    if (chunk !== null) {
+      this.chunks.push(chunk);
+      this.length += chunk.length;
+      this.scannedBytes += chunk.length;
+      if (chunk.indexOf(10) < 0) {
+        if (this.length > MAX_PENDING_BYTES) {
+          throw new RobotsAuditError(
+            'ERR_BAD_HEADER',
+            'the header row is longer than 64 MiB; is this a CSV file?',
+          );
+        }
+        return undefined;
+      }
+    }
+    let bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
+    bytes = bytes.subarray(this.skipBlankLines(bytes));
+    this.chunks = [bytes];
+    this.length = bytes.length;
+    this.scannedBytes += bytes.length;
+    const header = readHeader(bytes, eof, this.opts, !this.dropped);
+    if (header === undefined) return undefined;
+    this.rest_ = bytes.subarray(header.dataStart);
+    const dataStart = header.dataStart + this.droppedBytes;
+    return { ...header, dataStart, blankLines: header.blankLines + this.blankLines };
+  }
+
+  /** Length of the BOM and blank lines at the front of `bytes`, counted. */
+  private skipBlankLines(bytes: Buffer): number {
+    let p = this.dropped ? 0 : bomLength(bytes);
+    for (;;) {
+      if (bytes[p] === 10) p += 1;
+      else if (bytes[p] === 13 && bytes[p + 1] === 10) p += 2;
+      else break;
+      this.blankLines++;
+    }
+    if (p > 0) this.dropped = true;
+    this.droppedBytes += p;
+    return p;
+  }
+
+  /** The bytes held after the header row: the start of the data. */
+  rest(): Buffer {
+    return this.rest_;
+  }
 }

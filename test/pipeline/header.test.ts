@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readHeader } from '../../src/pipeline/header.js';
+import { HeaderReader, readHeader } from '../../src/pipeline/header.js';
 
 const opts = { delimiter: ',', urlColumn: 'url', hostColumn: 'host' };
 
@@ -90,5 +90,53 @@ describe('readHeader', () => {
     expect(fails(`${'url,'.repeat(100_000)}host\n`)).toMatch(/columns 1, 2, .*10, … \(100000 in all\)/);
     // One match is no ambiguity, whatever other columns are called.
     expect(readHeader(Buffer.from('url,urls,host_url\n'), true, opts)!.urlIndex).toBe(0);
+  });
+});
+
+describe('HeaderReader', () => {
+  const chunk = 64 << 10;
+  /** Feeds `parts` in 64 KiB chunks, then the end of input; returns the reader and its header. */
+  function feed(parts: Buffer[]) {
+    const all = Buffer.concat(parts);
+    const reader = new HeaderReader(opts);
+    let header = undefined as ReturnType<HeaderReader['push']>;
+    for (let i = 0; i < all.length && header === undefined; i += chunk) {
+      header = reader.push(all.subarray(i, i + chunk));
+    }
+    header ??= reader.push(null);
+    return { reader, header: header!, size: all.length };
+  }
+
+  it('reads a long first line once per line end, not once per chunk (/dev/zero as INPUT took 112 s)', () => {
+    const long = Buffer.alloc(8 << 20, 0x61);
+    const { reader, header, size } = feed([Buffer.from('host,'), long, Buffer.from(',url\n1,2,3\n')]);
+    expect([header.urlIndex, header.hostIndex, header.columns[1]!.length]).toEqual([2, 0, long.length]);
+    expect(reader.rest().toString()).toBe('1,2,3\n');
+    expect(reader.scannedBytes).toBeLessThan(3 * size);
+  });
+
+  it('counts blank lines before the header once (8 MiB of them were rescanned per chunk)', () => {
+    const blank = Buffer.from('\n\r\n'.repeat(3 << 20));
+    const { reader, header, size } = feed([Buffer.from('\ufeff'), blank, Buffer.from('url\nx\n')]);
+    expect([header.blankLines, header.urlIndex, header.raw.toString()]).toEqual([6 << 20, 0, 'url']);
+    expect(reader.rest().toString()).toBe('x\n');
+    expect(header.dataStart).toBe(size - 2);
+    expect(reader.scannedBytes).toBeLessThan(3 * size);
+  });
+
+  it('stops at 64 MiB without a line end, and keeps the rules of readHeader', () => {
+    const reader = new HeaderReader(opts);
+    const zeros = Buffer.alloc(1 << 20);
+    expect(() => {
+      for (let i = 0; i <= 64; i++) reader.push(zeros);
+    }).toThrow(/header row is longer than 64 MiB/);
+    expect(feed([Buffer.from('\ufeff\ufeffurl\n')]).header.columns).toEqual(['\ufeffurl']);
+    expect(feed([Buffer.from('\n\ufeffurl,url2\n')]).header.columns).toEqual(['\ufeffurl', 'url2']);
+    expect(feed([Buffer.from('\n\nsep=;\n\nhost;url\r\nx')]).header).toMatchObject({
+      delimiter: ';',
+      blankLines: 3,
+      eol: '\r\n',
+    });
+    expect(() => feed([Buffer.from('\n\r\n\n')])).toThrow(/empty/);
   });
 });
