@@ -8,6 +8,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { type Duplex, Readable } from 'node:stream';
 import tls from 'node:tls';
+import { hasCode } from '../../core/errors.js';
 import { refusedLiteral, refusedPeer } from './address-policy.js';
 import type { ExchangeOptions, ExchangeResponse } from './dispatcher.js';
 import { fetchError } from './error-codes.js';
@@ -93,8 +94,17 @@ export function lenientRequest(
       resolve({ request, response: { statusCode: res.statusCode ?? 0, headers: res.headers, body } });
     });
     request.on('error', (err) => {
-      failure ??= err;
-      reject(err);
+      // Node calls a close before the whole head "socket hang up" (ECONNRESET) whether a FIN or a reset
+      // ended it; the reader saw which.
+      const cause =
+        reader?.ended === true && hasCode(err, 'ECONNRESET')
+          ? fetchError(
+              'ERR_CONNECTION_CLOSED',
+              `the connection closed before a complete response (${err.message})`,
+            )
+          : err;
+      failure ??= cause;
+      reject(cause);
     });
     request.end();
   });

@@ -61,6 +61,36 @@ describe('lenientRequest', () => {
   });
 });
 
+describe('lenientRequest: how a connection ended before the head did', () => {
+  it('a close (FIN) is ERR_CONNECTION_CLOSED, not the reset Node calls every early end', async () => {
+    const cut = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\nUser-agent: *\n'));
+    });
+    await new Promise<void>((r) => cut.listen(0, '127.0.0.1', r));
+    const port = (cut.address() as { port: number }).port;
+    await expect(get(`http://cut.test:${port}/robots.txt`, () => false)).rejects.toMatchObject({
+      code: 'ERR_CONNECTION_CLOSED',
+    });
+    cut.close();
+  });
+
+  it('a reset stays ECONNRESET', async () => {
+    const rst = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () =>
+        socket.write('HTTP/1.1 200 OK\n', () => setTimeout(() => socket.resetAndDestroy(), 20)),
+      );
+    });
+    await new Promise<void>((r) => rst.listen(0, '127.0.0.1', r));
+    const port = (rst.address() as { port: number }).port;
+    await expect(get(`http://rst.test:${port}/robots.txt`, () => false)).rejects.toMatchObject({
+      code: 'ECONNRESET',
+    });
+    rst.close();
+  });
+});
+
 describe('lenientRequest in flight', () => {
   it('is in `live` from the start until it closes, so a closing dispatcher can end it', async () => {
     const silent = createServer((socket) => socket.on('error', () => {}));
