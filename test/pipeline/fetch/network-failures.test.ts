@@ -67,6 +67,26 @@ describe('timeouts, all inside one --timeout budget', () => {
     expect(p).toMatchObject(unreachable('ERR_CONNECT_TIMEOUT'));
   });
 
+  it('a redirect hop still connecting when the budget runs out ends at the budget, not a connect timeout later', async () => {
+    env.srv.set('stall-hop.tls.test', { kind: 'stall-tls' });
+    const location = `${env.srv.origin('stall-hop.tls.test', 'https')}/robots.txt`;
+    const started = Date.now();
+    // The redirect comes after 1.5 s of a 2 s budget; the TLS handshake of the next hop never completes.
+    const p = await fetchOne(
+      'late-redirect.test',
+      {
+        kind: 'respond',
+        status: 301,
+        headers: { location },
+        delayMs: 1500,
+      },
+      { timeout: 2 },
+    );
+    expect(p).toMatchObject(unreachable('ERR_CONNECT_TIMEOUT'));
+    // Ending at the hop's own connect timeout would take 1.5 s + 2 s.
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
   it('timeouts are retried within --retries, each attempt with its own budget', async () => {
     const host = 'slow-then-ok.test';
     const p = await fetchOne(
