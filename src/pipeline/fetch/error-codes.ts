@@ -31,7 +31,7 @@ export const UNREACHABLE_CODES = Object.freeze({
   ERR_CONTENT_DECODING: 'ERR_CONTENT_DECODING',
   /** The body uses a Content-Encoding we did not offer and cannot decode. */
   ERR_UNSUPPORTED_ENCODING: 'ERR_UNSUPPORTED_ENCODING',
-  /** The proxy refused or failed the tunnel. */
+  /** The proxy could not be reached, closed the connection, or answered CONNECT with other than 2xx (407, 502, …). */
   ERR_PROXY: 'ERR_PROXY',
   /** Any other network failure (kept rare; the message goes to the event log). */
   ERR_NETWORK: 'ERR_NETWORK',
