@@ -22,6 +22,8 @@ import { keyOf, newRowSlot, type RowOrigin, resolveRowInto } from './row-url.js'
  * so the coordinator merges one entry per origin and rule per report, not per batch.
  */
 const REPORT_EVERY_BYTES = 8 << 20;
+/** Or sooner, once this share of the origin budget has counters: the list holds evicted entries too. */
+const REPORT_SHARE_OF_ORIGINS = 0.25;
 
 /** What pass 1 found in a batch. */
 interface BatchScan {
@@ -314,7 +316,9 @@ export class BatchClassifier {
     const pieces: string[] = [];
     const rowStats = writeRows(rows, responses, this.store, this.config, this.invalid, pieces);
     this.unreportedBytes += inputBytes;
-    const report = this.unreportedBytes >= REPORT_EVERY_BYTES;
+    const report =
+      this.unreportedBytes >= REPORT_EVERY_BYTES ||
+      this.store.dirtyCount >= this.config.originBudget * REPORT_SHARE_OF_ORIGINS;
     if (report) this.unreportedBytes = 0;
     const stats = this.finish(rowStats, rows.count, report);
     stats.blankLines = scan.blankLines;

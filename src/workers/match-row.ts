@@ -9,7 +9,7 @@ import {
 /**
  * Judges one row of a known origin for every agent: returns the text appended to the row and writes
  * each agent's verdict class to `classes[at + a]`. Per-origin counters (disallowed rows, rule hits)
- * are kept on the entry, which is marked for the next report.
+ * are kept on the entry, which is marked for the next report only when one of them counted.
  */
 export function matchRow(
   store: OriginStore,
@@ -19,41 +19,43 @@ export function matchRow(
   classes: Uint8Array,
   at: number,
 ): string {
-  store.touch(e);
   if (e.fixedVerdict >= 0) {
+    const unreachable = e.fixedVerdict === V_DISALLOWED_UNREACHABLE;
+    if (unreachable) store.touch(e);
     for (let a = 0; a < agents; a++) {
       classes[at + a] = e.fixedVerdict;
-      if (e.fixedVerdict === V_DISALLOWED_UNREACHABLE) e.disallowed[a]!++;
+      if (unreachable) e.disallowed[a]!++;
     }
     return e.full[0]!;
   }
   const rules = e.slot!.rules!;
   if (agents === 1) {
     const idx = rules[0]!.decide(path);
-    classes[at] = count(e, 0, idx);
+    classes[at] = count(store, e, 0, idx);
     return store.full(e, idx);
   }
   let s = '';
   for (let a = 0; a < agents; a++) {
     const idx = rules[a]!.decide(path);
-    classes[at + a] = count(e, a, idx);
+    classes[at + a] = count(store, e, a, idx);
     s += store.part(e, a, idx);
   }
   return s + e.tail;
 }
 
-function count(e: OriginEntry, a: number, idx: number): number {
+function count(store: OriginStore, e: OriginEntry, a: number, idx: number): number {
   if (idx < 0) return V_ALLOWED_IMPLICIT;
   if (e.slot!.rules![a]!.allowedAt(idx)) {
-    hit(e, a, idx);
+    hit(store, e, a, idx);
     return V_ALLOWED_EXPLICIT;
   }
   e.disallowed[a]!++;
-  hit(e, a, idx);
+  hit(store, e, a, idx);
   return V_DISALLOWED_EXPLICIT;
 }
 
-function hit(e: OriginEntry, a: number, idx: number): void {
+function hit(store: OriginStore, e: OriginEntry, a: number, idx: number): void {
+  store.touch(e);
   if (e.hitRules === null) e.hitRules = e.slot!.rules;
   e.ruleHits[a]!.add(idx);
 }

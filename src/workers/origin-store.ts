@@ -93,7 +93,8 @@ export function bytesText(s: string): string {
  * A worker's memory of origins (bounded by count) and of compiled rule sets (bounded by estimated
  * bytes). Recency is a batch stamp, not a reordering per use: evictions drop the least recently used
  * down to three quarters of the budget, and never anything a batch still in flight may use (stamp ≥
- * `protectFrom`: batches interleave while they wait for policies).
+ * `protectFrom`: batches interleave while they wait for policies). An origin with counters to report
+ * may be dropped: the list of origins to report keeps it until the next report.
  */
 export class OriginStore {
   private readonly byHost = new Map<string, OriginEntry>();
@@ -110,11 +111,35 @@ export class OriginStore {
   private readonly sharedTexts = new Map<string, string>();
   /** Parse+compile runs so far. */
   compiles = 0;
-  /** Entries and rule sets used at or after this stamp are never evicted. */
-  protectFrom = 0;
+  /** Scans of the origins for ones to forget so far. */
+  evictionPasses = 0;
+  private protectedFrom = 0;
+  /**
+   * Sizes past which the next eviction pass runs: the budget, or, after a pass that could not get
+   * within it (batches in flight held too much), a quarter of the budget more, so that a pass costs
+   * O(1) per install and not a scan of the whole table each time.
+   */
+  private originsEvictAt: number;
+  private compiledEvictAt: number;
 
   constructor(private readonly config: WorkerConfig) {
     this.d = config.delimiter;
+    this.originsEvictAt = config.originBudget;
+    this.compiledEvictAt = config.compiledBudget;
+  }
+
+  /** Entries and rule sets used at or after this stamp are never evicted. */
+  get protectFrom(): number {
+    return this.protectedFrom;
+  }
+
+  set protectFrom(stamp: number) {
+    // Batches ended: what they held may go now, so a pass may get within budget again.
+    if (stamp > this.protectedFrom) {
+      this.originsEvictAt = this.config.originBudget;
+      this.compiledEvictAt = this.config.compiledBudget;
+    }
+    this.protectedFrom = stamp;
   }
 
   get originCount(): number {
@@ -127,6 +152,11 @@ export class OriginStore {
 
   get compiledBytes(): number {
     return this.compiledCost;
+  }
+
+  /** Origins with counters to report (including ones evicted since the last report). */
+  get dirtyCount(): number {
+    return this.dirtyList.length;
   }
 
   /**
@@ -195,37 +225,40 @@ export class OriginStore {
     const slot: CompiledSlot = { sha, rules, cost, used: stamp };
     this.compiled.set(sha, slot);
     this.compiledCost += slot.cost;
-    if (this.compiledCost > this.config.compiledBudget) this.evictCompiled();
+    if (this.compiledCost > this.compiledEvictAt) this.evictCompiled();
     return slot;
   }
 
   /** Drops the least recently used compiled sets (never those batches in flight may use). */
   private evictCompiled(): void {
-    const target = this.config.compiledBudget * 0.75;
+    const budget = this.config.compiledBudget;
     const slots = [...this.compiled.values()]
-      .filter((s) => s.used < this.protectFrom)
+      .filter((s) => s.used < this.protectedFrom)
       .sort((a, b) => a.used - b.used);
     for (const s of slots) {
-      if (this.compiledCost <= target) break;
+      if (this.compiledCost <= budget * 0.75) break;
       s.rules = null;
       this.compiled.delete(s.sha);
       this.compiledCost -= s.cost;
     }
+    this.compiledEvictAt = this.compiledCost <= budget ? budget : this.compiledCost + budget / 4;
   }
 
   /** Drops the least recently used origins (never those batches in flight may use). */
   private evictOrigins(): void {
+    this.evictionPasses++;
+    const budget = this.config.originBudget;
     const all: OriginEntry[] = [];
     for (const head of this.byHost.values()) {
-      for (let e: OriginEntry | undefined = head; e; e = e.next)
-        if (e.used < this.protectFrom && !e.dirty) all.push(e);
+      for (let e: OriginEntry | undefined = head; e; e = e.next) if (e.used < this.protectedFrom) all.push(e);
     }
     all.sort((a, b) => a.used - b.used);
-    const target = Math.floor(this.config.originBudget * 0.75);
+    const target = Math.floor(budget * 0.75);
     for (const e of all) {
       if (this.origins <= target) break;
       this.remove(e);
     }
+    this.originsEvictAt = this.origins <= budget ? budget : this.origins + Math.max(1, budget >> 2);
   }
 
   private shared(text: string): string {
@@ -290,7 +323,7 @@ export class OriginStore {
     entry.next = this.byHost.get(host);
     this.byHost.set(host, entry);
     this.origins++;
-    if (this.origins > this.config.originBudget) this.evictOrigins();
+    if (this.origins > this.originsEvictAt) this.evictOrigins();
     return entry;
   }
 

@@ -213,4 +213,30 @@ describe('BatchClassifier', () => {
     expect(roomy.store.compiles).toBe(3);
     expect(tiny.store.compiles).toBe(6);
   });
+
+  it('reports the counters of origins it forgot, and soon enough that forgotten ones do not pile up', async () => {
+    const files: Record<string, string> = {};
+    for (let h = 0; h < 200; h++) files[`h${h}.example.txt`] = 'User-agent: *\nDisallow: /\n';
+    const c = new BatchClassifier(config({ originBudget: 40 }));
+    const { fetch } = dirFetcher(robotsDir(files));
+    const reported = new Map<string, number>();
+    let beforeFlush = 0;
+    const add = (list: [number, string, number][]) => {
+      for (const [, origin, n] of list) reported.set(origin, (reported.get(origin) ?? 0) + n);
+    };
+    for (let b = 0; b < 10; b++) {
+      const rows = Array.from(
+        { length: 20 },
+        (_, i) => `h${b * 20 + i}.example,https://h${b * 20 + i}.example/x\n`,
+      );
+      const { stats } = await c.classify(Buffer.from(rows.join('')), fetch);
+      add(stats.disallowedHosts);
+      beforeFlush += stats.disallowedHosts.length;
+      expect(c.store.originCount).toBeLessThanOrEqual(40);
+    }
+    add(c.flush().disallowedHosts);
+    expect(beforeFlush).toBeGreaterThanOrEqual(160);
+    expect(reported.size).toBe(200);
+    expect([...reported.values()].every((n) => n === 1)).toBe(true);
+  });
 });

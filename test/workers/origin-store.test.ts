@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { matchRow } from '../../src/workers/match-row.js';
 import { OriginStore } from '../../src/workers/origin-store.js';
 import type { WirePolicy } from '../../src/workers/protocol.js';
 import { usedAfterGc } from '../helpers/heap.js';
@@ -61,4 +62,52 @@ describe('OriginStore', () => {
     expect(store.originCount).toBe(40);
     expect(usedAfterGc() - base).toBeLessThan(4 * 1024 * 1024);
   });
+
+  it('stays within its origin budget when every origin has counters to report', () => {
+    const store = new OriginStore(config({ originBudget: 100 }));
+    for (let stamp = 1; stamp <= 30; stamp++) {
+      store.protectFrom = stamp;
+      for (let i = 0; i < 10; i++) {
+        const e = install(store, `h${stamp}-${i}.example`, stamp);
+        store.touch(e);
+      }
+    }
+    expect(store.originCount).toBeLessThanOrEqual(100);
+    // Evicted entries still report their counters.
+    expect(store.drainDirty()).toHaveLength(300);
+  });
+
+  it('does not rescan its origins on every install while batches in flight hold most of them', () => {
+    const store = new OriginStore(config({ originBudget: 100 }));
+    store.protectFrom = 1;
+    for (let i = 0; i < 400; i++) install(store, `h${i}.example`, 1);
+    expect(store.originCount).toBe(400);
+    // Each pass that frees nothing waits for a quarter of the budget more: not 300 passes.
+    expect(store.evictionPasses).toBeLessThanOrEqual(13);
+    store.protectFrom = 2;
+    install(store, 'after.example', 2);
+    expect(store.originCount).toBeLessThanOrEqual(100);
+  });
+
+  it('sends no origin to the report when its rows had nothing to count', () => {
+    const store = new OriginStore(config());
+    const e = install(store, 'quiet.example', 1);
+    expect(matchRow(store, e, '/', 1, new Uint8Array(1), 0)).toBe(',true,allowed_unavailable,,,missing,\n');
+    expect(store.drainDirty()).toHaveLength(0);
+  });
 });
+
+/** An origin with no robots.txt (a missing file), at `stamp`. */
+function install(store: OriginStore, host: string, stamp: number) {
+  const p: WirePolicy = {
+    key: `https://${host}`,
+    outcome: 'unavailable',
+    status: 'missing',
+    body: null,
+    sha256: null,
+    robotsUrl: `https://${host}/robots.txt`,
+    fetchedAt: '',
+    truncated: false,
+  };
+  return store.install(p, { scheme: 'https', host, port: 443 }, stamp);
+}
