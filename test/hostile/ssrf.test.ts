@@ -99,20 +99,25 @@ function defaultListBut127002(): BlockList {
   return list;
 }
 
-/** Per probe: the CLI row's [verdict, robots_status or error_code], and the redirect's [outcome, errorCode, hits]. */
+/**
+ * Per probe: the CLI row's [verdict, robots_status or error_code], directly and through --proxy, and the
+ * redirect's [outcome, errorCode, hits].
+ */
 const rows: string[][] = [];
+const proxiedRows: string[][] = [];
 const redirects: Array<[string, string | null, number]> = [];
 
-async function classifyRows(): Promise<void> {
+async function classifyRows(into: string[][], extra: string[]): Promise<void> {
   const input = `url\n${PROBES.map(([, template]) => urlOf(template)).join('\n')}\n`;
-  const args = ['classify', '-', '--cache', join(tmp.dir, 'cli.sqlite'), '--timeout', '2', '--retries', '0'];
+  const cache = join(tmp.dir, `cli-${extra.length}.sqlite`);
+  const args = ['classify', '-', '--cache', cache, '--timeout', '2', '--retries', '0', ...extra];
   const r = await runCli([...args, '--resolve', 'rebind.test=127.0.0.1', '--agent', 'Googlebot', '--quiet'], {
     input,
   });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   for (const row of parse(r.stdout, { columns: true }) as Record<string, string>[]) {
-    rows.push([row.verdict!, row.robots_status || row.error_code!]);
+    into.push([row.verdict!, row.robots_status || row.error_code!]);
   }
 }
 
@@ -141,7 +146,9 @@ async function followRedirects(): Promise<void> {
 
 describe('SSRF probes, default settings: nothing on loopback is ever contacted', () => {
   beforeAll(async () => {
-    await classifyRows();
+    await classifyRows(rows, []);
+    // The trap plays the proxy: the proxy resolves names itself, so each host is checked before asking it.
+    await classifyRows(proxiedRows, ['--proxy', `http://127.0.0.1:${trapPort}`]);
     await followRedirects();
   });
 
@@ -149,6 +156,17 @@ describe('SSRF probes, default settings: nothing on loopback is ever contacted',
     '%s (%s) as a CLI input row → %s',
     (_what, _template, expected, i) => {
       expect(rows[i]).toEqual(
+        expected === 'blocked'
+          ? ['disallowed_unreachable', 'ERR_BLOCKED_ADDRESS']
+          : ['invalid_input', 'bad_url'],
+      );
+    },
+  );
+
+  it.each(PROBES.map(([what, template, expected], i) => [what, template, expected, i] as const))(
+    '%s (%s) as a CLI input row behind --proxy → %s, the proxy never asked',
+    (_what, _template, expected, i) => {
+      expect(proxiedRows[i]).toEqual(
         expected === 'blocked'
           ? ['disallowed_unreachable', 'ERR_BLOCKED_ADDRESS']
           : ['invalid_input', 'bad_url'],
@@ -170,6 +188,7 @@ describe('SSRF probes, default settings: nothing on loopback is ever contacted',
 
   it('the loopback trap server saw no connection from any probe', () => {
     expect(rows).toHaveLength(PROBES.length);
+    expect(proxiedRows).toHaveLength(PROBES.length);
     expect(redirects).toHaveLength(PROBES.length);
     expect(trapped).toBe(0);
   });
