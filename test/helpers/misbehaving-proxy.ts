@@ -19,7 +19,11 @@ export type ProxyMode =
   /** Reads the request and never answers. */
   | 'hang'
   /** Answers 200 Connection Established, then closes the tunnel. */
-  | 'accept-close';
+  | 'accept-close'
+  /** Answers with a line that is not HTTP. */
+  | 'garbage'
+  /** Starts a 200 answer and sends header lines forever, never its end. */
+  | 'endless-head';
 
 export interface MisbehavingProxy {
   url: string;
@@ -34,7 +38,18 @@ const ANSWERS: Partial<Record<ProxyMode, string>> = {
     'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="p"\r\nContent-Length: 0\r\n\r\n',
   '502': 'HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n',
   'accept-close': 'HTTP/1.1 200 Connection Established\r\n\r\n',
+  garbage: 'SSH-2.0-OpenSSH_9.6\r\n\r\n',
 };
+
+function endlessHead(socket: Socket): void {
+  const line = Buffer.from('X-More: y\r\n'.repeat(100));
+  const pump = () => {
+    while (!socket.destroyed && socket.write(line));
+  };
+  socket.write('HTTP/1.1 200 Connection Established\r\n');
+  socket.on('drain', pump);
+  pump();
+}
 
 export async function startMisbehavingProxy(): Promise<MisbehavingProxy> {
   const sockets = new Set<Socket>();
@@ -62,6 +77,7 @@ export async function startMisbehavingProxy(): Promise<MisbehavingProxy> {
     socket.once('data', () => {
       const { mode } = proxy;
       if (mode === 'close') socket.end();
+      else if (mode === 'endless-head') endlessHead(socket);
       else if (mode !== 'hang') socket.end(ANSWERS[mode] ?? '');
     });
   });

@@ -48,6 +48,8 @@ const CASES: Array<[ProxyMode, 'http' | 'https', string]> = [
   ['hang', 'https', 'ERR_CONNECT_TIMEOUT'],
   ['accept-close', 'http', 'ERR_CONNECTION_CLOSED'],
   ['accept-close', 'https', 'ERR_CONNECTION_RESET'],
+  ['garbage', 'http', 'ERR_PROXY'],
+  ['endless-head', 'https', 'ERR_PROXY'],
 ];
 
 async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
