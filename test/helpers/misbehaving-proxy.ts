@@ -8,6 +8,7 @@
  *   proxy.connections       // connections accepted since the last reset()
  */
 import { createServer, type Socket } from 'node:net';
+import { flood } from './raw-server.js';
 
 export type ProxyMode =
   /** Closes the connection (FIN) as soon as the request arrives. */
@@ -42,13 +43,8 @@ const ANSWERS: Partial<Record<ProxyMode, string>> = {
 };
 
 function endlessHead(socket: Socket): void {
-  const line = Buffer.from('X-More: y\r\n'.repeat(100));
-  const pump = () => {
-    while (!socket.destroyed && socket.write(line));
-  };
   socket.write('HTTP/1.1 200 Connection Established\r\n');
-  socket.on('drain', pump);
-  pump();
+  flood(socket, Buffer.from('X-More: y\r\n'.repeat(100)));
 }
 
 export async function startMisbehavingProxy(): Promise<MisbehavingProxy> {
