@@ -1,7 +1,6 @@
 /** Shared set-up for fetch/cache tests: a temp dir for the SQLite file, options pointing at the local server. */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -9,6 +8,7 @@ import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-prov
 import { type Options, resolveOptions } from '../../../src/pipeline/options.js';
 import type { Origin } from '../../../src/pipeline/policy.js';
 import { type MultiHostServer, startMultiHostServer } from '../../helpers/multi-host-server.js';
+import { startRawServer } from '../../helpers/raw-server.js';
 
 // A proxy configured on the machine would carry test traffic off loopback: tests never inherit one
 // (spawned CLIs get process.env, so they are covered too). proxy.test.ts sets its own.
@@ -93,24 +93,15 @@ export async function fetchRaw(
   after: 'end' | 'reset' | 'hold',
   extra: Partial<Options> = {},
 ) {
-  const sockets = new Set<Socket>();
-  const srv = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.once('data', (d: Buffer) => {
-      const path = /^GET (\S+)/.exec(d.toString('latin1'))?.[1] ?? '/';
-      socket.write(respond(path), () => {
-        if (after === 'hold') return;
-        setTimeout(() => (after === 'reset' ? socket.resetAndDestroy() : socket.end()), 20);
-      });
+  const raw = await startRawServer((socket, path) => {
+    socket.write(respond(path), () => {
+      if (after === 'hold') return;
+      setTimeout(() => (after === 'reset' ? socket.resetAndDestroy() : socket.end()), 20);
     });
   });
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   try {
-    const port = (srv.address() as { port: number }).port;
-    return await fetchPolicy(env.srv, env.tmp.dir, { scheme: 'http', host, port }, extra);
+    return await fetchPolicy(env.srv, env.tmp.dir, { scheme: 'http', host, port: raw.port }, extra);
   } finally {
-    for (const socket of sockets) socket.destroy();
-    srv.close();
+    await raw.close();
   }
 }
