@@ -125,3 +125,23 @@ describe('the CLI behind a failing proxy writes its row and exits', () => {
     expect(proxy.connections).toBeLessThanOrEqual(2 * (RETRIES + 1));
   });
 });
+
+describe('a proxy setting that cannot be used', () => {
+  it.each([
+    [['--proxy', 'socks5://127.0.0.1:1080'], {}, '--proxy'],
+    [[], { HTTP_PROXY: 'not a url' }, 'HTTP_PROXY'],
+  ] as const)('%j %j → one clear line naming %s, exit 2, nothing written', async (flags, vars, source) => {
+    const cache = join(env.tmp.dir, `bad-${source}.sqlite`);
+    const r = await runCli(['fetch', '-', '--cache', cache, ...flags], {
+      input: 'url\nhttp://bad-proxy.test/x\n',
+      env: vars,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringContaining(
+        `robots-audit: Invalid option \`proxy\`: ${source} must be an http:// or https:// proxy URL`,
+      ),
+    ]);
+  });
+});
