@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import type { Argv, CommandModule } from 'yargs';
 import { RobotsAuditError } from '../core/errors.js';
 import { parseRobotsTxt } from '../core/index.js';
 import type { Decision } from '../core/types.js';
 import { resolveOptions } from '../pipeline/options.js';
+import { readFileCapped } from '../pipeline/robots-dir-provider.js';
 import { EXIT, reportFatal } from './exit.js';
 
 interface CheckArgs {
@@ -41,7 +41,14 @@ async function run(argv: CheckArgs): Promise<number> {
     const file = argv.robots;
     let body: Buffer;
     try {
-      body = await readFile(file);
+      // Capped: the file may be a device or pipe that never ends (/dev/zero).
+      const read = readFileCapped(file);
+      body = read.body;
+      if (read.truncated) {
+        process.stderr.write(
+          `robots-audit: ${file} is larger than 500 KiB: only its first 500 KiB are parsed\n`,
+        );
+      }
     } catch (err) {
       const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       throw new RobotsAuditError('ERR_ROBOTS_FILE', `cannot read robots file ${file}: ${why}`, {

@@ -4,15 +4,17 @@ import { RobotsAuditError } from '../core/errors.js';
 import { dirPolicy, readRobotsFile, robotsFileName } from '../workers/robots-dir-reader.js';
 import { type Origin, type Policy, type PolicyProvider, robotsUrlOf } from './policy.js';
 
+export { readFileCapped } from '../workers/capped-file.js';
 export { robotsFileName };
 
 /**
  * `--robots-dir DIR`: policies from files, never the network. The file of an origin is
  * `DIR/<host>.txt` for the scheme's default port and `DIR/<host>_<port>.txt` otherwise (host in its
  * ASCII/punycode form, IPv6 literals with their brackets); http and https share it. A present file
- * is used whole (no size cut) as a 2xx body; a missing one means "no robots.txt": allow all.
- * A file that exists but cannot be read makes the origin unreachable (disallow all), with
- * robots_status ERR_ROBOTS_FILE. (classify's workers read the files themselves with the same reader.)
+ * is a 2xx body, of which the first 500 KiB are kept (RFC 9309 §2.5; `truncated` says when there was
+ * more); a missing one means "no robots.txt": allow all. A file that exists but cannot be read, or is
+ * no regular file (a FIFO, a device), makes the origin unreachable (disallow all), with robots_status
+ * ERR_ROBOTS_FILE. (classify's workers read the files themselves with the same reader.)
  */
 export function createDirPolicyProvider(dir: string): PolicyProvider {
   const root = path.resolve(dir);
@@ -34,7 +36,6 @@ export function createDirPolicyProvider(dir: string): PolicyProvider {
         etag: null,
         lastModified: null,
         stale: false,
-        truncated: false,
         expiresAt: Number.POSITIVE_INFINITY,
         fetchedAt: Date.now(),
       };

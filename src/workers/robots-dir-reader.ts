@@ -3,9 +3,10 @@
 // directory provider wraps the same reader, so both give the same answers.
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readCapped } from './capped-file.js';
 import type { PolicyRequest, PolicyTally, WirePolicy } from './protocol.js';
 import { keyOf, type RowOrigin } from './row-url.js';
 
@@ -30,28 +31,46 @@ function safeName(name: string): boolean {
  * a file that exists but cannot be read (unreachable: disallow all).
  */
 export type DirRead =
-  | { kind: 'file'; file: string; body: Buffer; sha256: string }
+  | { kind: 'file'; file: string; body: Buffer; sha256: string; truncated: boolean }
   | { kind: 'missing' }
   | { kind: 'unreadable'; file: string };
 
 const MISSING: DirRead = Object.freeze({ kind: 'missing' });
 
-/** Reads an origin's file in `root` (an absolute directory path). Never throws. */
+/**
+ * Reads an origin's file in `root` (an absolute directory path): its first 500 KiB, as of a fetched
+ * body. Only a regular file (or a link to one) is read: a FIFO would block the worker, a device may
+ * never end; either is unreadable (disallow all), like a directory. Never throws.
+ */
 export function readRobotsFile(root: string, origin: RowOrigin): DirRead {
   const name = robotsFileName(origin);
   if (!safeName(name)) return MISSING;
   const file = path.join(root, name);
   // Synchronous on purpose: one small file read costs ~20 µs, far less than a round trip through
   // the libuv thread pool (open, fstat, read, close).
-  let body: Buffer;
+  let st: Stats | undefined;
   try {
-    body = readFileSync(file);
+    st = statSync(file, { throwIfNoEntry: false });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') return MISSING;
+    if (code === 'ENOTDIR' || code === 'ENAMETOOLONG') return MISSING;
     return { kind: 'unreadable', file };
   }
-  return { kind: 'file', file, body, sha256: createHash('sha256').update(body).digest('hex') };
+  if (st === undefined) return MISSING;
+  if (!st.isFile()) return { kind: 'unreadable', file };
+  let fd = -1;
+  try {
+    // Non-blocking, and checked again once open: the name may have been swapped for a FIFO since.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) return { kind: 'unreadable', file };
+    const { body, truncated } = readCapped(fd, opened.size);
+    return { kind: 'file', file, body, truncated, sha256: createHash('sha256').update(body).digest('hex') };
+  } catch {
+    return { kind: 'unreadable', file };
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
 }
 
 /** The error code of a file that exists but cannot be read. */
@@ -66,6 +85,8 @@ export interface DirPolicy {
   finalUrl: string | null;
   body: Buffer | null;
   sha256: string | null;
+  /** Only the file's first 500 KiB are kept. */
+  truncated: boolean;
 }
 
 export function dirPolicy(read: DirRead): DirPolicy {
@@ -77,6 +98,7 @@ export function dirPolicy(read: DirRead): DirPolicy {
       finalUrl: null,
       body: null,
       sha256: null,
+      truncated: false,
     };
   }
   const finalUrl = pathToFileURL(read.file).href;
@@ -88,6 +110,7 @@ export function dirPolicy(read: DirRead): DirPolicy {
       finalUrl,
       body: null,
       sha256: null,
+      truncated: false,
     };
   }
   return {
@@ -97,6 +120,7 @@ export function dirPolicy(read: DirRead): DirPolicy {
     finalUrl,
     body: read.body,
     sha256: read.sha256,
+    truncated: read.truncated,
   };
 }
 
@@ -110,7 +134,7 @@ function wireOf(key: string, origin: RowOrigin, p: DirPolicy, fetchedAt: string)
     sha256: p.sha256,
     robotsUrl: p.finalUrl ?? `${keyOf(origin)}/robots.txt`,
     fetchedAt,
-    truncated: false,
+    truncated: p.truncated,
   };
 }
 

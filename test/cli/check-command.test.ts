@@ -85,6 +85,29 @@ describe('robots-audit check', () => {
     expect(r.stderr).toMatch(message);
   });
 
+  it('reads the first 500 KiB of a larger robots file, and says so in one line on stderr', async () => {
+    const big = join(dir, 'big.txt');
+    const pad = `# ${'x'.repeat(1000)}\n`.repeat(520);
+    writeFileSync(big, `User-agent: *\nDisallow: /early\n${pad}Disallow: /late\n`);
+    const r = await runCli(['check', '--robots', big, '--agent', 'A', '/early', '/late']);
+    expect(r.code).toBe(1);
+    const verdicts = r.stdout.trim().split('\n');
+    expect(verdicts.map((l) => l.split('\t')[1])).toEqual(['disallowed', 'allowed']);
+    expect(r.stderr).toBe(`robots-audit: ${big} is larger than 500 KiB: only its first 500 KiB are parsed\n`);
+  });
+
+  it('a --robots device that never ends (/dev/zero) is read up to the same 500 KiB, not forever', async () => {
+    const r = await runCli(['check', '--robots', '/dev/zero', '--agent', 'A', '/x'], { timeoutMs: 20_000 });
+    expect([r.code, r.signal, r.stdout]).toEqual([0, null, '/x\tallowed\tallowed_implicit\t0\t\n']);
+    expect(r.stderr).toMatch(/^robots-audit: \/dev\/zero is larger than 500 KiB/);
+  });
+
+  it('a directory as --robots is one line and exit 3', async () => {
+    const r = await runCli(['check', '--robots', dir, '--agent', 'A', '/x']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`robots-audit: cannot read robots file ${dir}: EISDIR\n`);
+  });
+
   it('an unreadable robots file is one line and exit 3', async () => {
     const r = await runCli(['check', '--robots', join(dir, 'missing.txt'), '--agent', 'A', '/x']);
     expect(r.code).toBe(3);

@@ -11,6 +11,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'ra-dir-reader-'));
 writeFileSync(path.join(dir, 'a.example.txt'), 'User-agent: *\nDisallow: /a\n');
 writeFileSync(path.join(dir, 'a.example_8080.txt'), 'User-agent: *\nDisallow: /port\n');
 writeFileSync(path.join(dir, '[::1].txt'), 'User-agent: *\n');
+writeFileSync(path.join(dir, 'big.example.txt'), 'Disallow: /x\n'.repeat(50_000));
 mkdirSync(path.join(dir, 'dir.example.txt'));
 
 const origins: RowOrigin[] = [
@@ -23,6 +24,7 @@ const origins: RowOrigin[] = [
   { scheme: 'https', host: 'dir.example', port: 443 },
   { scheme: 'https', host: '..', port: 443 },
   { scheme: 'https', host: 'a/b', port: 443 },
+  { scheme: 'https', host: 'big.example', port: 443 },
 ];
 
 describe('robots-dir reader (the workers read policy files themselves)', () => {
@@ -49,7 +51,17 @@ describe('robots-dir reader (the workers read policy files themselves)', () => {
       'unreadable',
       'missing',
       'missing',
+      'file',
     ]);
+  });
+
+  it('keeps the first 500 KiB of a larger file and marks it truncated, as the coordinator would', () => {
+    const o = { scheme: 'https', host: 'big.example', port: 443 } as const;
+    const read = readRobotsFile(dir, o);
+    expect(read).toMatchObject({ kind: 'file', truncated: true });
+    expect(read.kind === 'file' && read.body.length).toBe(500 * 1024);
+    expect(dirWirePolicy(keyOf(o), o, read, 0).truncated).toBe(true);
+    expect(dirWirePolicy('k', origins[0]!, readRobotsFile(dir, origins[0]!), 0).truncated).toBe(false);
   });
 
   it("reads a fully qualified name's file without its trailing dot (the same DNS name)", () => {
