@@ -245,6 +245,20 @@ const CASES: Case[] = [
     maxConnections: 1,
   },
   {
+    name: 'status 000 (undici asserts on it)',
+    play: end(head('000 Zero', 'Content-Length: 0')),
+    status: 'ERR_MALFORMED_RESPONSE',
+    verdict: 'disallowed_unreachable',
+    maxConnections: 2,
+  },
+  {
+    name: 'a 101 Switching Protocols nobody asked for',
+    play: end(head('101 Switching Protocols', 'Upgrade: websocket', 'Connection: Upgrade') + ROBOTS),
+    status: 'ERR_MALFORMED_RESPONSE',
+    verdict: 'disallowed_unreachable',
+    maxConnections: 2,
+  },
+  {
     name: 'a status line that is garbage',
     play: end(`HTTP/1.1 OK two hundred\r\nContent-Length: ${ROBOTS.length}\r\n\r\n${ROBOTS}`),
     status: 'ERR_MALFORMED_RESPONSE',

@@ -133,8 +133,12 @@ function classifyOne(err: unknown): UnreachableCode | undefined {
     case 'UND_ERR_BODY_TIMEOUT':
       return 'ERR_BODY_TIMEOUT';
     case 'UND_ERR_SOCKET':
+      // A 101 Switching Protocols to a request that asked for no upgrade is not a cut connection.
+      return messageOf(err) === 'bad upgrade' ? 'ERR_MALFORMED_RESPONSE' : 'ERR_CONNECTION_CLOSED';
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH': // the body ended before its Content-Length
       return 'ERR_CONNECTION_CLOSED';
+    case 'ERR_ASSERTION': // undici asserts on response bytes its parser let through (a status below 100)
+      return 'ERR_MALFORMED_RESPONSE';
     case 'UND_ERR_HEADERS_OVERFLOW':
       return 'ERR_MALFORMED_RESPONSE';
     case 'UND_ERR_PRX_TLS':

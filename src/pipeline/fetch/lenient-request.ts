@@ -88,7 +88,23 @@ export function lenientRequest(
       maxHeaderSize: MAX_HEAD_BYTES,
     });
     config.live?.add(request);
-    request.on('close', () => config.live?.delete(request));
+    // Whatever ends the request without a response or an error (Node emits neither for some answers)
+    // still settles this; a settled promise ignores it.
+    request.on('close', () => {
+      config.live?.delete(request);
+      reject(
+        opts.signal.aborted
+          ? opts.signal.reason
+          : fetchError('ERR_CONNECTION_CLOSED', 'closed without a response'),
+      );
+    });
+    // Node hands a 101 to 'upgrade' listeners, never as a response; this request asked for no upgrade.
+    request.on('upgrade', (_res, socket: Duplex) => {
+      socket.destroy();
+      reject(
+        fetchError('ERR_MALFORMED_RESPONSE', 'a 101 Switching Protocols answered a request for no upgrade'),
+      );
+    });
     request.on('response', (res: IncomingMessage) => {
       const body = Readable.from(bodyOf(res), { objectMode: false });
       resolve({ request, response: { statusCode: res.statusCode ?? 0, headers: res.headers, body } });

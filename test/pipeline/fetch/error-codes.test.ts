@@ -75,6 +75,15 @@ describe('classifyNetworkError', () => {
     expect(classifyNetworkError(err('HPE_INVALID_EOF_STATE')).code).toBe('ERR_CONNECTION_CLOSED');
   });
 
+  it('undici refusing what a server sent (an assertion on a status below 100, an upgrade not asked for) is malformed', () => {
+    expect(classifyNetworkError(err('ERR_ASSERTION', 'assert(statusCode >= 100)'))).toMatchObject({
+      code: 'ERR_MALFORMED_RESPONSE',
+      retryable: false,
+    });
+    expect(classifyNetworkError(err('UND_ERR_SOCKET', 'bad upgrade')).code).toBe('ERR_MALFORMED_RESPONSE');
+    expect(classifyNetworkError(err('UND_ERR_SOCKET', 'other side closed')).code).toBe('ERR_CONNECTION_CLOSED');
+  });
+
   it('walks the cause chain', () => {
     const outer = Object.assign(new Error('fetch failed'), { cause: err('ECONNREFUSED') });
     expect(classifyNetworkError(outer).code).toBe('ERR_CONNECTION_REFUSED');

@@ -91,6 +91,28 @@ describe('lenientRequest: how a connection ended before the head did', () => {
   });
 });
 
+describe('lenientRequest: answers Node does not hand over as a response', () => {
+  it('a 101 Switching Protocols nobody asked for → ERR_MALFORMED_RESPONSE (it was a promise left pending forever)', async () => {
+    const upgrade = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () =>
+        socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\nhi'),
+      );
+    });
+    await new Promise<void>((r) => upgrade.listen(0, '127.0.0.1', r));
+    const port = (upgrade.address() as { port: number }).port;
+    const outcome = await Promise.race([
+      get(`http://up.test:${port}/robots.txt`, () => false).then(
+        () => 'resolved',
+        (err: { code?: string }) => err.code,
+      ),
+      new Promise((r) => setTimeout(() => r('still pending after 2 s'), 2000)),
+    ]);
+    expect(outcome).toBe('ERR_MALFORMED_RESPONSE');
+    upgrade.close();
+  });
+});
+
 describe('lenientRequest in flight', () => {
   it('is in `live` from the start until it closes, so a closing dispatcher can end it', async () => {
     const silent = createServer((socket) => socket.on('error', () => {}));
