@@ -81,7 +81,9 @@ describe('classifyNetworkError', () => {
       retryable: false,
     });
     expect(classifyNetworkError(err('UND_ERR_SOCKET', 'bad upgrade')).code).toBe('ERR_MALFORMED_RESPONSE');
-    expect(classifyNetworkError(err('UND_ERR_SOCKET', 'other side closed')).code).toBe('ERR_CONNECTION_CLOSED');
+    expect(classifyNetworkError(err('UND_ERR_SOCKET', 'other side closed')).code).toBe(
+      'ERR_CONNECTION_CLOSED',
+    );
   });
 
   it('walks the cause chain', () => {
