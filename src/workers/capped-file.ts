@@ -30,6 +30,7 @@ export function readCapped(fd: number, size: number, cap = ROBOTS_FILE_BYTES): C
     const got = readSync(fd, buf, n, buf.length - n, null);
     if (got === 0) break;
     n += got;
+    if (n === size && size <= cap) break; // all of a regular file, as readFileSync reads it
   }
   return { body: buf.subarray(0, Math.min(n, cap)), truncated: n > cap };
 }
