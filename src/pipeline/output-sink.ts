@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { RobotsAuditError } from '../core/errors.js';
+import { openFifoWriter } from './fifo-writer.js';
 import { removeStaleTemps, resolveOutputTarget, tempPathFor } from './output-target.js';
 
 export interface SinkOptions {
@@ -72,6 +73,8 @@ export class OutputSink {
       if (resolved.kind === 'fd') {
         // The descriptor is the caller's (stdout, usually): written, never closed.
         file = createWriteStream('', { fd: resolved.fd, autoClose: false, highWaterMark: 1 << 20 });
+      } else if (resolved.kind === 'fifo') {
+        file = openFifoWriter(resolved.path);
       } else if (resolved.kind === 'direct') {
         file = createWriteStream(resolved.path, { flags: 'a', highWaterMark: 1 << 20 });
       } else {

@@ -5,7 +5,7 @@ import path from 'node:path';
 /**
  * Where a file the run writes (OUTPUT, the summary) really goes. `atomic`: a regular file, or nothing
  * yet, at `path` (symlinks followed to their last target, in its real directory), written to a
- * temporary file beside it and renamed over it. `direct`: a FIFO, a device, or another process's
+ * temporary file beside it and renamed over it. `direct` (and `fifo`): a device, a FIFO, or another process's
  * descriptor link: written through, as the shell's `>>` would (there is no file to replace, and
  * replacing one would take the name away from the device). `fd`: /dev/stdout, /dev/fd/N,
  * /proc/self/fd/N: this process's descriptor, written as it was opened.
@@ -13,6 +13,8 @@ import path from 'node:path';
 export type OutputTarget =
   | { kind: 'atomic'; path: string }
   | { kind: 'direct'; path: string }
+  /** A FIFO: written through once a reader has it open. */
+  | { kind: 'fifo'; path: string }
   /** One of this process's descriptors (a socket, which has no path to open, included). */
   | { kind: 'fd'; fd: number };
 
@@ -52,7 +54,9 @@ export function resolveOutputTarget(file: string): OutputTarget {
       if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'atomic', path: inRealDir(p) };
       throw err;
     }
-    if (!st.isSymbolicLink()) return { kind: st.isFile() ? 'atomic' : 'direct', path: inRealDir(p) };
+    if (!st.isSymbolicLink()) {
+      return { kind: st.isFile() ? 'atomic' : st.isFIFO() ? 'fifo' : 'direct', path: inRealDir(p) };
+    }
     const fd = FD_LINK.exec(p);
     if (fd !== null) return fdTarget(p, fd);
     if (hops >= MAX_LINKS) {

@@ -77,6 +77,26 @@ describe('OUTPUT that is not a regular file', () => {
     expect(readdirSync(d)).toEqual(['out.fifo']);
   });
 
+  it('SIGTERM while a FIFO OUTPUT waits for its reader ends the run; the FIFO stays', async () => {
+    const d = tempDir('ra-fifo-noreader-');
+    const fifo = path.join(d, 'out.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawn(process.execPath, [CLI, 'classify', ...small, '-o', fifo], { stdio: 'ignore' });
+    const ended = new Promise<[number | null, string | null]>((resolve) =>
+      child.on('close', (c, s) => resolve([c, s])),
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    child.kill('SIGTERM');
+    // A process stuck in open() would need this; ending by itself is the point.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const [code, by] = await ended;
+    clearTimeout(timer);
+    // 143 once it listens for signals; a SIGTERM during start-up ends it as the default action does.
+    expect(code === 143 || by === 'SIGTERM', `exit ${code}, signal ${by}`).toBe(true);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(d)).toEqual(['out.fifo']);
+  });
+
   it('an OUTPUT that is a character device is written through, not replaced', async () => {
     const d = tempDir('ra-dev-out-');
     const dev = charDevice(d, 'null');
