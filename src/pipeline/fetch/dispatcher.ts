@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { buildConnector, Client, type Dispatcher } from 'undici';
 import { hasCode, RobotsAuditError } from '../../core/errors.js';
-import { isBlockedAddress, refusedLiteral, refusedPeer } from './address-policy.js';
+import { bareAddress, isBlockedAddress, refusedLiteral, refusedPeer } from './address-policy.js';
 import { classifyNetworkError, isParserError } from './error-codes.js';
 import { lenientRequest, MAX_HEAD_BYTES } from './lenient-request.js';
 import { proxyRoute } from './proxy-route.js';
@@ -68,7 +68,8 @@ function retryLeniently(err: unknown): boolean {
 /** `http://a.example:80`: the key `connecting` expects. */
 export function connectKey(protocol: string, hostname: string, port: string | number): string {
   const p = String(port) || (protocol === 'https:' ? '443' : '80');
-  return `${protocol}//${hostname.toLowerCase()}:${p}`;
+  // A URL brackets an IPv6 host; undici's connector gets it bare.
+  return `${protocol}//${bareAddress(hostname).toLowerCase()}:${p}`;
 }
 
 /**

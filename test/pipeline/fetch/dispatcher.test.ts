@@ -37,4 +37,9 @@ describe('connectKey', () => {
     expect(connectKey('http:', 'a.test', '')).toBe('http://a.test:80');
     expect(connectKey('http:', 'a.test', 8080)).toBe('http://a.test:8080');
   });
+
+  it('is the same for an IPv6 host with brackets (a URL) and without (what undici connects to)', () => {
+    // Otherwise a connect timeout to [::1] was reported as a headers timeout.
+    expect(connectKey('http:', '[::1]', '')).toBe(connectKey('http:', '::1', ''));
+  });
 });
