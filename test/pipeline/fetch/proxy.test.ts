@@ -4,19 +4,26 @@
  */
 import { once } from 'node:events';
 import http from 'node:http';
+import https from 'node:https';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
 import type { Options } from '../../../src/pipeline/options.js';
 import type { Origin } from '../../../src/pipeline/policy.js';
 import { type MultiHostServer, ok, startMultiHostServer } from '../../helpers/multi-host-server.js';
+import { createTestCa, type TestCa } from '../../helpers/test-ca.js';
 import { at, liveOptions, tempDir } from './harness.js';
 
 let srv: MultiHostServer;
 let tmp: ReturnType<typeof tempDir>;
 let proxy: http.Server;
 let proxyUrl: string;
+/** The same proxy spoken to over TLS, as https://localhost:PORT, with a certificate from `ca`. */
+let tlsProxy: https.Server;
+let tlsProxyUrl: string;
+let ca: TestCa;
 const tunnels: string[] = [];
 const credentials: Array<string | undefined> = [];
 let refuse = false;
@@ -26,7 +33,7 @@ beforeAll(async () => {
   srv = await startMultiHostServer();
   tmp = tempDir();
   proxy = http.createServer((_req, res) => res.writeHead(405).end());
-  proxy.on('connect', (req, client, head) => {
+  const tunnel = (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     tunnels.push(req.url ?? '');
     credentials.push(req.headers['proxy-authorization']);
     if (refuse) return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
@@ -38,7 +45,14 @@ beforeAll(async () => {
     });
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
-  });
+  };
+  proxy.on('connect', tunnel);
+  ca = createTestCa();
+  tlsProxy = https.createServer(ca.issue(['localhost']), (_req, res) => res.writeHead(405).end());
+  tlsProxy.on('connect', tunnel);
+  tlsProxy.listen(0, '127.0.0.1');
+  await once(tlsProxy, 'listening');
+  tlsProxyUrl = `https://localhost:${(tlsProxy.address() as AddressInfo).port}`;
   proxy.listen(0, '127.0.0.1');
   await once(proxy, 'listening');
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -46,6 +60,9 @@ beforeAll(async () => {
 afterAll(async () => {
   proxy.closeAllConnections();
   await new Promise((r) => proxy.close(r));
+  tlsProxy.closeAllConnections();
+  await new Promise((r) => tlsProxy.close(r));
+  ca.cleanup();
   await srv.close();
   tmp.cleanup();
 });
@@ -101,6 +118,16 @@ describe('--proxy', () => {
   it("a proxy that cannot be reached → ERR_PROXY (not the target's connection refused)", async () => {
     const p = await fetchAt(at(srv, 'noproxy.test'), { proxy: 'http://127.0.0.1:1' });
     expect(p).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_PROXY' });
+  });
+
+  it('an https:// proxy is spoken to over TLS, trusting the CAs of --ca-file', async () => {
+    srv.set('via-tls-proxy.test', ok('User-agent: *\n'));
+    const p = await fetchAt(at(srv, 'via-tls-proxy.test'), { proxy: tlsProxyUrl, caFile: ca.caFile });
+    expect(p).toMatchObject({ outcome: 'parsed', status: 200 });
+    expect(tunnels).toEqual([`via-tls-proxy.test:${srv.httpPort}`]);
+    // Without that CA the proxy's certificate is not trusted: the proxy failed, not the origin.
+    const q = await fetchAt(at(srv, 'via-tls-proxy2.test'), { proxy: tlsProxyUrl });
+    expect(q).toMatchObject({ outcome: 'unreachable', errorCode: 'ERR_PROXY' });
   });
 
   it('a proxy refusing the tunnel → ERR_PROXY', async () => {
