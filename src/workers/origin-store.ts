@@ -57,7 +57,7 @@ export interface OriginEntry {
   parts: string[][];
   /** `,robots_status,error_code[,evidence]` and the line end. */
   tail: string;
-  /** With one agent: part + tail by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS); with a fixed verdict: [0] for every row. */
+  /** With one agent: part + tail by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS); with a fixed verdict: [0] for every row (shared, never written). */
   full: string[];
   /** Counters of the current batch: disallowed rows per agent (not a typed array: ~250 B less per origin). */
   disallowed: number[];
@@ -109,6 +109,15 @@ export class OriginStore {
    * per origin is a cache miss per row when the batch's output is joined.
    */
   private readonly sharedTexts = new Map<string, string>();
+  /**
+   * Without evidence columns, what an origin with no rules to match holds depends only on its policy's
+   * status: one tail and one verdict text per status, not a copy per origin (garbage on frontiers
+   * where nearly every origin is new).
+   */
+  private readonly fixedByStatus = new Map<string, { tail: string; full: string[] }>();
+  /** The counters of an origin with a fixed verdict: no rule is ever hit. */
+  private readonly noHits: RuleHits[];
+  private readonly noParts: string[][] = [];
   /** Parse+compile runs so far. */
   compiles = 0;
   /** Scans of the origins for ones to forget so far. */
@@ -126,6 +135,7 @@ export class OriginStore {
     this.d = config.delimiter;
     this.originsEvictAt = config.originBudget;
     this.compiledEvictAt = config.compiledBudget;
+    this.noHits = config.agents.map(() => new RuleHits(0));
   }
 
   /** Entries and rule sets used at or after this stamp are never evicted. */
@@ -276,22 +286,14 @@ export class OriginStore {
     stamp: number,
   ): OriginEntry {
     const agents = this.config.agents;
-    const d = this.d;
     let slot: CompiledSlot | null = null;
     let fixedVerdict = -1;
     if (p.outcome === 'parsed') slot = this.compile(p, stamp);
     else if (p.outcome === 'unavailable') fixedVerdict = V_ALLOWED_UNAVAILABLE;
     else if (p.outcome === 'unreachable') fixedVerdict = V_DISALLOWED_UNREACHABLE;
     else fixedVerdict = V_NOT_CACHED;
-    const evidence: EvidenceText | null = this.config.evidence
-      ? {
-          robotsUrl: p.robotsUrl,
-          fetchedAt: p.fetchedAt,
-          sha256: p.sha256 ?? '',
-          truncated: p.outcome === 'parsed' ? String(p.truncated) : '',
-        }
-      : null;
-    const tail = bytesText(`${d}${tailPart(p.status, '', evidence, d)}${this.config.eol}`);
+    const fixed = fixedVerdict >= 0 && !this.config.evidence ? this.fixedTexts(p.status, fixedVerdict) : null;
+    const tail = fixed?.tail ?? this.tailText(p.status, this.evidenceOf(p));
     // The host is a slice of the batch text: a copy keeps the batch from living as long as the origin.
     const host = ownString(origin.host);
     const entry: OriginEntry = {
@@ -305,19 +307,15 @@ export class OriginStore {
       slot,
       used: stamp,
       dirty: false,
-      parts: agents.length > 1 ? agents.map(() => []) : [],
+      parts: agents.length > 1 && slot !== null ? agents.map(() => []) : this.noParts,
       tail,
-      full: [],
+      full: fixed?.full ?? [],
       disallowed: new Array<number>(agents.length).fill(0),
-      ruleHits: agents.map((_, a) => new RuleHits(slot?.rules?.[a]?.count ?? 0)),
+      ruleHits: slot === null ? this.noHits : agents.map((_, a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
       hitRules: null,
       served: 0,
     };
-    if (fixedVerdict >= 0) {
-      let cols = '';
-      for (let a = 0; a < agents.length; a++) cols += d + agentPart(fixedVerdict, 0, '', d);
-      entry.full[0] = this.shared(bytesText(cols) + tail);
-    }
+    if (fixedVerdict >= 0 && fixed === null) entry.full[0] = this.fixedText(fixedVerdict, tail);
     const old = this.find(origin.scheme, host, origin.port, stamp);
     if (old !== undefined) this.remove(old);
     entry.next = this.byHost.get(host);
@@ -325,6 +323,42 @@ export class OriginStore {
     this.origins++;
     if (this.origins > this.originsEvictAt) this.evictOrigins();
     return entry;
+  }
+
+  private evidenceOf(p: WirePolicy): EvidenceText | null {
+    if (!this.config.evidence) return null;
+    return {
+      robotsUrl: p.robotsUrl,
+      fetchedAt: p.fetchedAt,
+      sha256: p.sha256 ?? '',
+      truncated: p.outcome === 'parsed' ? String(p.truncated) : '',
+    };
+  }
+
+  /** `,robots_status,error_code[,evidence]` and the line end. */
+  private tailText(status: string, evidence: EvidenceText | null): string {
+    return bytesText(`${this.d}${tailPart(status, '', evidence, this.d)}${this.config.eol}`);
+  }
+
+  /** The whole suffix of every row of an origin with a fixed verdict. */
+  private fixedText(verdict: number, tail: string): string {
+    const d = this.d;
+    let cols = '';
+    for (let a = 0; a < this.config.agents.length; a++) cols += d + agentPart(verdict, 0, '', d);
+    return this.shared(bytesText(cols) + tail);
+  }
+
+  /** Tail and suffix shared by the origins with this fixed verdict and status (no evidence columns). */
+  private fixedTexts(status: string, verdict: number): { tail: string; full: string[] } {
+    const key = `${verdict}\n${status}`;
+    let t = this.fixedByStatus.get(key);
+    if (t === undefined) {
+      const tail = this.tailText(status, null);
+      t = { tail, full: [this.fixedText(verdict, tail)] };
+      // Statuses are few (a code, a source, an HTTP status): bounded like the shared texts.
+      if (this.fixedByStatus.size < MAX_SHARED_TEXTS) this.fixedByStatus.set(key, t);
+    }
+    return t;
   }
 
   /** One agent's verdict columns for decision `idx` (-1: no rule decided), with several agents. */

@@ -7,6 +7,7 @@ import { closeSync, constants, fstatSync, openSync, type Stats, statSync } from 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readCapped } from './capped-file.js';
+import { DirNames } from './dir-names.js';
 import type { PolicyRequest, PolicyTally, WirePolicy } from './protocol.js';
 import { keyOf, type RowOrigin } from './row-url.js';
 
@@ -40,11 +41,12 @@ const MISSING: DirRead = Object.freeze({ kind: 'missing' });
 /**
  * Reads an origin's file in `root` (an absolute directory path): its first 500 KiB, as of a fetched
  * body. Only a regular file (or a link to one) is read: a FIFO would block the worker, a device may
- * never end; either is unreadable (disallow all), like a directory. Never throws.
+ * never end; either is unreadable (disallow all), like a directory. Never throws. `names`: the
+ * directory's listing, which answers "missing" without a stat for a name it does not hold.
  */
-export function readRobotsFile(root: string, origin: RowOrigin): DirRead {
+export function readRobotsFile(root: string, origin: RowOrigin, names?: DirNames): DirRead {
   const name = robotsFileName(origin);
-  if (!safeName(name)) return MISSING;
+  if (!safeName(name) || names?.mayHold(name) === false) return MISSING;
   const file = path.join(root, name);
   // Synchronous on purpose: one small file read costs ~20 µs, far less than a round trip through
   // the libuv thread pool (open, fstat, read, close).
@@ -154,15 +156,19 @@ export function emptyTally(): PolicyTally {
  */
 export class DirPolicySource {
   private tally = emptyTally();
+  private readonly names: DirNames;
 
-  constructor(private readonly root: string) {}
+  constructor(private readonly root: string) {
+    this.names = new DirNames(root);
+  }
 
   fetch(req: PolicyRequest): WirePolicy[] {
     const t0 = performance.now();
     const at = new Date().toISOString();
+    this.names.refresh();
     const t = req.adopt === true ? null : this.tally;
     const out = req.origins.map((o, i) => {
-      const p = dirPolicy(readRobotsFile(this.root, o));
+      const p = dirPolicy(readRobotsFile(this.root, o, this.names));
       if (t !== null) {
         t.resolved++;
         t[p.outcome]++;

@@ -91,4 +91,21 @@ describe('robots-dir reader (the workers read policy files themselves)', () => {
     expect(t!.ms).toBeGreaterThanOrEqual(0);
     expect(source.take()).toBeNull();
   });
+
+  it('answers from its listing as it would from the files, and reads a file added during the run', () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'ra-dir-listing-'));
+    for (const name of ['a.example.txt', 'a.example_8080.txt', '[::1].txt']) {
+      writeFileSync(path.join(own, name), 'User-agent: *\nDisallow: /a\n');
+    }
+    mkdirSync(path.join(own, 'dir.example.txt'));
+    const source = new DirPolicySource(own);
+    const keys = origins.map(keyOf);
+    const wire = (p: { fetchedAt: string }) => ({ ...p, fetchedAt: '' });
+    const direct = origins.map((o, i) => wire(dirWirePolicy(keys[i]!, o, readRobotsFile(own, o), 0)));
+    expect(source.fetch({ keys, origins }).map(wire)).toEqual(direct);
+    const late = { scheme: 'https', host: 'late.example', port: 443 } as const;
+    expect(source.fetch({ keys: [keyOf(late)], origins: [late] })[0]!.outcome).toBe('unavailable');
+    writeFileSync(path.join(own, 'late.example.txt'), 'User-agent: *\nDisallow: /\n');
+    expect(source.fetch({ keys: [keyOf(late)], origins: [late] })[0]!.outcome).toBe('parsed');
+  });
 });
