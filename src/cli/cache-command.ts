@@ -1,13 +1,12 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Argv, CommandModule } from 'yargs';
-import { RobotsAuditError } from '../core/errors.js';
 import type * as Maintenance from '../pipeline/cache/cache-maintenance.js';
 import type { CacheStats } from '../pipeline/cache/cache-maintenance.js';
 import type { CachedVersion } from '../pipeline/cache/cache-types.js';
 import type { PolicyCache } from '../pipeline/cache/policy-cache.js';
 import { type Options, resolveOptions } from '../pipeline/options.js';
+import { OutputSink } from '../pipeline/output-sink.js';
 import { EXIT, reportFatal } from './exit.js';
 
 /** `robots-audit cache stats|show ORIGIN|export|prune --older-than DAYS`. */
@@ -103,25 +102,16 @@ async function show(lib: Lib, options: Options, arg: string): Promise<number> {
 
 async function exportAll(lib: Lib, options: Options): Promise<number> {
   const cache = lib.open(options);
-  const out: Writable = options.output === '-' ? process.stdout : createWriteStream(options.output);
-  let failed: unknown;
-  out.on('error', (err) => (failed ??= err));
+  // Same rules as classify's OUTPUT: a file appears whole or not at all, `.gz` compresses, `-` is stdout.
+  const sink = OutputSink.open(options.output, { label: 'export' });
   try {
-    for (const record of lib.exportRecords(cache)) {
-      if (failed !== undefined) break;
-      await write(out, `${JSON.stringify(record)}\n`);
-    }
-    if (out !== process.stdout) {
-      out.end();
-      await once(out, 'close').catch(() => {});
-    }
-    if (failed !== undefined) {
-      throw new RobotsAuditError(
-        'ERR_OUTPUT',
-        `Cannot write ${options.output}: ${(failed as Error).message}`,
-      );
-    }
+    for (const record of lib.exportRecords(cache))
+      await sink.write(Buffer.from(`${JSON.stringify(record)}\n`));
+    await sink.commit();
     return EXIT.ok;
+  } catch (err) {
+    await sink.abort();
+    throw err;
   } finally {
     cache.close();
   }

@@ -60,8 +60,6 @@ async function run(argv: ClassifyArgs): Promise<number> {
       setTimeout(() => process.exit(code), STOP_EXIT_MS).unref();
       return code;
     }
-    // `… | head`: the reader has what it wanted; end quietly, as a filter killed by SIGPIPE does.
-    if (hasCode(err, 'ERR_OUTPUT_CLOSED')) return EXIT.brokenPipe;
     return reportFatal(err);
   } finally {
     // Once stopped, a second signal still exits at once.

@@ -39,8 +39,10 @@ export function inputPath(arg: unknown): string {
 
 const USAGE_CODES = new Set(['ERR_INVALID_OPTION', 'ERR_USAGE']);
 
-/** Prints one clear line for a fatal error and returns the exit code it deserves. */
+/** Prints one clear line for a fatal error (none for a closed output) and returns the exit code it deserves. */
 export function reportFatal(err: unknown): number {
+  // `… | head`: the reader has what it wanted; end quietly, as a filter killed by SIGPIPE does.
+  if (hasCode(err, 'ERR_OUTPUT_CLOSED')) return EXIT.brokenPipe;
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`robots-audit: ${message.split('\n')[0]}\n`);
   for (const code of USAGE_CODES) if (hasCode(err, code)) return EXIT.usage;

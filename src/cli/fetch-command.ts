@@ -1,11 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
-import { RobotsAuditError } from '../core/errors.js';
 import type { WarmProgress, WarmSummary } from '../pipeline/fetch/warm-cache.js';
 import { openInput } from '../pipeline/input-source.js';
 import type { LivePolicyProvider } from '../pipeline/live-policy-provider.js';
 import { type Options, resolveOptions } from '../pipeline/options.js';
+import { OutputSink } from '../pipeline/output-sink.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
 
 /** Options of every command that fetches (fetch, classify): numbers as strings so errors show what was typed. */
@@ -108,14 +107,7 @@ async function writeSummaryFile(path: string, s: WarmSummary): Promise<void> {
     byErrorCode: s.stats.byErrorCode,
     elapsedMs: s.elapsedMs,
   };
-  try {
-    await writeFile(path, `${JSON.stringify(json, null, 2)}\n`);
-  } catch (err) {
-    throw new RobotsAuditError('ERR_OUTPUT', `Cannot write ${path}: ${(err as Error).message}`, {
-      path,
-      cause: err,
-    });
-  }
+  await OutputSink.writeWhole(path, Buffer.from(`${JSON.stringify(json, null, 2)}\n`), 'summary');
 }
 
 interface FetchArgs {

@@ -107,6 +107,18 @@ export class OutputSink {
     });
   }
 
+  /** Writes `bytes` as the whole file (same rules as OUTPUT: atomic for files, written through otherwise). */
+  static async writeWhole(file: string, bytes: Uint8Array, label: string): Promise<void> {
+    const sink = OutputSink.open(file, { label, plain: true });
+    try {
+      await sink.write(bytes);
+      await sink.commit();
+    } catch (err) {
+      await sink.abort();
+      throw err;
+    }
+  }
+
   get tempPath(): string | null {
     return this.temp;
   }

@@ -1,6 +1,6 @@
 /**
- * OUTPUT and --summary at paths that are not plain files: FIFOs, character devices, /dev/fd links,
- * symlinks (chains, dangling), a full disk; a reader that closes the pipe early; stale temporary files.
+ * OUTPUT and --summary (and fetch --summary, cache export -o) at paths that are not plain files: FIFOs,
+ * character devices, /dev/fd links, symlinks (chains, dangling), a full disk; stale temporary files.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -15,9 +15,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/run-cli.js';
+import { charDevice, throughFifo } from '../helpers/special-files.js';
 import { tempDir, writeRobots } from '../pipeline/classify-data.js';
+import { useServerAndTempDir } from '../pipeline/fetch/harness.js';
 
 const dir = tempDir('ra-hostile-out-');
 const robots = writeRobots(dir, { 'a.example.txt': 'User-agent: *\nDisallow: /private\n' });
@@ -33,37 +35,6 @@ const classifyTo = (output: string, ...more: string[]) =>
   runCli(['classify', ...small, '-o', output, ...more]);
 
 const temps = (d: string) => readdirSync(d).filter((f) => f.endsWith('.tmp'));
-
-/**
- * A character device with the numbers of /dev/<name>, made in `where` when this process may (root), so
- * that a defect replaces the copy, never the system's device; otherwise the real one, which a process
- * that is not root cannot replace.
- */
-function charDevice(where: string, name: 'null' | 'full'): string {
-  const real = `/dev/${name}`;
-  if (process.getuid?.() !== 0) return real;
-  const copy = path.join(where, name);
-  const rdev = statSync(real).rdev;
-  // Linux dev_t: major in bits 8-19, minor in bits 0-7 (enough for the memory devices).
-  execFileSync('mknod', [copy, 'c', String((rdev >> 8) & 0xfff), String(rdev & 0xff)]);
-  return copy;
-}
-
-/** Runs `reader` on a FIFO while classify writes into it; returns what the reader saw and the run. */
-async function throughFifo(fifo: string, readerArgs: string[], ...more: string[]) {
-  const reader = spawn(readerArgs[0]!, [...readerArgs.slice(1), fifo], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const chunks: Buffer[] = [];
-  reader.stdout.on('data', (b: Buffer) => chunks.push(b));
-  const readerDone = new Promise<void>((resolve) => reader.on('close', () => resolve()));
-  const run = await runCli(['classify', ...more, '-o', fifo]);
-  // A reader whose FIFO was replaced never sees a writer: end it so the test can report.
-  const timer = setTimeout(() => reader.kill('SIGKILL'), 2000);
-  await readerDone;
-  clearTimeout(timer);
-  return { run, read: Buffer.concat(chunks).toString() };
-}
 
 describe('OUTPUT that is not a regular file', () => {
   it('an OUTPUT that is a FIFO is written through, not replaced', async () => {
@@ -261,53 +232,6 @@ describe('--summary written safely', () => {
   });
 });
 
-describe('a reader that closes the pipe early', () => {
-  // Many hosts (most without a robots file) and enough rows that the run is far from done.
-  const big = path.join(dir, 'big.csv');
-  const rows = ['host,url'];
-  for (let i = 0; i < 200_000; i++) rows.push(`h${i % 500}.example,https://h${i % 500}.example/p/${i}`);
-  writeFileSync(big, `${rows.join('\n')}\n`);
-  const args = [big, '--robots-dir', robots, '--agent', 'x', '--quiet'];
-
-  for (const threads of ['1', '2']) {
-    it(`a broken stdout pipe (-o -) ends the run quietly with exit 141, --threads ${threads}`, async () => {
-      const child = spawn(process.execPath, [CLI, 'classify', ...args, '-o', '-', '--threads', threads], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (b: Buffer) => {
-        stderr += b.toString();
-      });
-      const closed = new Promise<[number | null, string | null]>((resolve) =>
-        child.on('close', (c, s) => resolve([c, s])),
-      );
-      let first = '';
-      await new Promise<void>((resolve) => {
-        const onData = (b: Buffer) => {
-          first += b.toString();
-          if (!first.includes('\n')) return;
-          child.stdout.off('data', onData);
-          child.stdout.destroy();
-          resolve();
-        };
-        child.stdout.on('data', onData);
-      });
-      expect(first.split('\n')[0]).toBe('host,url,allowed,verdict,rule_line,rule,robots_status,error_code');
-      expect([await closed, stderr]).toEqual([[141, null], '']);
-    });
-
-    it(`a FIFO OUTPUT whose reader leaves ends the run quietly with exit 141, --threads ${threads}`, async () => {
-      const d = tempDir('ra-fifo-epipe-');
-      const fifo = path.join(d, 'out.fifo');
-      execFileSync('mkfifo', [fifo]);
-      const { run, read } = await throughFifo(fifo, ['head', '-n', '1'], ...args, '--threads', threads);
-      expect(read).toBe('host,url,allowed,verdict,rule_line,rule,robots_status,error_code\n');
-      expect([run.code, run.stderr]).toEqual([141, '']);
-      expect(lstatSync(fifo).isFIFO()).toBe(true);
-    });
-  }
-});
-
 describe('stale temporary files', () => {
   it('temporaries of dead runs beside OUTPUT and --summary are removed; a live run’s are kept', async () => {
     const d = tempDir('ra-stale-');
@@ -328,5 +252,71 @@ describe('stale temporary files', () => {
     expect(readdirSync(d).sort()).toEqual(
       [names.liveOut, names.otherFile, names.notATemp, 'out.csv', 's.json'].sort(),
     );
+  });
+});
+
+describe('fetch --summary and cache export -o', () => {
+  const cacheDir = tempDir('ra-export-');
+  const cache = path.join(cacheDir, 'c.sqlite');
+  const srvEnv = useServerAndTempDir();
+  beforeAll(async () => {
+    // Bodies big enough that an export is far larger than a pipe's buffer.
+    const hosts = Array.from({ length: 40 }, (_, i) => `big${i}.test`);
+    for (const h of hosts) srvEnv.srv.set(h, { kind: 'large', bytes: 200_000 });
+    const r = await runCli(
+      ['fetch', '-', '--cache', cache, '--resolve', '*=127.0.0.1', '--allow-private', '--quiet'],
+      { input: `url\n${hosts.map((h) => `${srvEnv.srv.origin(h)}/`).join('\n')}\n` },
+    );
+    expect([r.code, r.stderr]).toEqual([0, '']);
+  });
+
+  it('a fetch --summary that is a symlink stays a link; one that cannot be written is one clear line', async () => {
+    const d = tempDir('ra-fetch-sum-');
+    writeFileSync(path.join(d, 'real.json'), '{}');
+    symlinkSync('real.json', path.join(d, 's.json'));
+    const fetch = (summary: string) =>
+      runCli(['fetch', '-', '--cache', cache, '--quiet', '--summary', summary], { input: 'url\n' });
+    expect((await fetch(path.join(d, 's.json'))).code).toBe(0);
+    expect(readlinkSync(path.join(d, 's.json'))).toBe('real.json');
+    expect(JSON.parse(readFileSync(path.join(d, 'real.json'), 'utf8')).command).toBe('fetch');
+    const missing = path.join(d, 'nodir', 's.json');
+    expect(await fetch(missing)).toMatchObject({
+      code: 3,
+      stderr: `robots-audit: cannot write the summary ${missing}: no such directory\n`,
+    });
+    expect(temps(d)).toEqual([]);
+  });
+
+  it('a cache export -o that is a symlink stays a link, and a full disk is one clear line', async () => {
+    const d = tempDir('ra-export-out-');
+    writeFileSync(path.join(d, 'real.jsonl'), 'old\n');
+    symlinkSync('real.jsonl', path.join(d, 'e.jsonl'));
+    const r = await runCli(['cache', 'export', '--cache', cache, '-o', path.join(d, 'e.jsonl')]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(readlinkSync(path.join(d, 'e.jsonl'))).toBe('real.jsonl');
+    expect(readFileSync(path.join(d, 'real.jsonl'), 'utf8').split('\n')).toHaveLength(41);
+    const full = charDevice(d, 'full');
+    expect(await runCli(['cache', 'export', '--cache', cache, '-o', full])).toMatchObject({
+      code: 3,
+      stderr: `robots-audit: cannot write the export ${full}: no space left on device\n`,
+    });
+    expect(lstatSync(full).isCharacterDevice()).toBe(true);
+    expect(temps(d)).toEqual([]);
+  });
+
+  it('a cache export whose stdout reader leaves ends quietly with exit 141', async () => {
+    const child = spawn(process.execPath, [CLI, 'cache', 'export', '--cache', cache], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
+    const closed = new Promise<[number | null, string | null]>((resolve) =>
+      child.on('close', (c, s) => resolve([c, s])),
+    );
+    await new Promise((r) => child.stdout.once('data', r));
+    child.stdout.destroy();
+    expect([await closed, stderr]).toEqual([[141, null], '']);
   });
 });

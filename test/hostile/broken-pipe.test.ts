@@ -1,0 +1,61 @@
+/**
+ * A reader that closes the pipe early (`robots-audit classify … | head -1`): stdout and a FIFO OUTPUT,
+ * one and two worker threads. The run ends quietly with exit 141, as a filter killed by SIGPIPE.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { lstatSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/run-cli.js';
+import { throughFifo } from '../helpers/special-files.js';
+import { tempDir, writeRobots } from '../pipeline/classify-data.js';
+
+const dir = tempDir('ra-epipe-');
+const robots = writeRobots(dir, { 'a.example.txt': 'User-agent: *\nDisallow: /private\n' });
+
+describe('a reader that closes the pipe early', () => {
+  // Many hosts (most without a robots file) and enough rows that the run is far from done.
+  const big = path.join(dir, 'big.csv');
+  const rows = ['host,url'];
+  for (let i = 0; i < 200_000; i++) rows.push(`h${i % 500}.example,https://h${i % 500}.example/p/${i}`);
+  writeFileSync(big, `${rows.join('\n')}\n`);
+  const args = [big, '--robots-dir', robots, '--agent', 'x', '--quiet'];
+
+  for (const threads of ['1', '2']) {
+    it(`a broken stdout pipe (-o -) ends the run quietly with exit 141, --threads ${threads}`, async () => {
+      const child = spawn(process.execPath, [CLI, 'classify', ...args, '-o', '-', '--threads', threads], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => {
+        stderr += b.toString();
+      });
+      const closed = new Promise<[number | null, string | null]>((resolve) =>
+        child.on('close', (c, s) => resolve([c, s])),
+      );
+      let first = '';
+      await new Promise<void>((resolve) => {
+        const onData = (b: Buffer) => {
+          first += b.toString();
+          if (!first.includes('\n')) return;
+          child.stdout.off('data', onData);
+          child.stdout.destroy();
+          resolve();
+        };
+        child.stdout.on('data', onData);
+      });
+      expect(first.split('\n')[0]).toBe('host,url,allowed,verdict,rule_line,rule,robots_status,error_code');
+      expect([await closed, stderr]).toEqual([[141, null], '']);
+    });
+
+    it(`a FIFO OUTPUT whose reader leaves ends the run quietly with exit 141, --threads ${threads}`, async () => {
+      const d = tempDir('ra-fifo-epipe-');
+      const fifo = path.join(d, 'out.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const { run, read } = await throughFifo(fifo, ['head', '-n', '1'], ...args, '--threads', threads);
+      expect(read).toBe('host,url,allowed,verdict,rule_line,rule,robots_status,error_code\n');
+      expect([run.code, run.stderr]).toEqual([141, '']);
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+    });
+  }
+});
