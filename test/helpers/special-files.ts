@@ -2,7 +2,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from './run-cli.js';
+import { CLI, runCli } from './run-cli.js';
 
 /**
  * A character device with the numbers of /dev/<name>, made in `where` when this process may (root), so
@@ -33,4 +33,34 @@ export async function throughFifo(fifo: string, readerArgs: string[], ...more: s
   await readerDone;
   clearTimeout(timer);
   return { run, read: Buffer.concat(chunks).toString() };
+}
+
+/**
+ * Spawns the CLI with `args`, reads its stdout until `enough` says so, then closes the read end as
+ * `head` does. Resolves with what was read, how the process ended and its stderr.
+ */
+export async function readThenClose(
+  args: string[],
+  enough: (read: string) => boolean,
+): Promise<{ read: string; ended: [number | null, string | null]; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => {
+    stderr += b.toString();
+  });
+  const closed = new Promise<[number | null, string | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])),
+  );
+  let read = '';
+  await new Promise<void>((resolve) => {
+    const onData = (b: Buffer) => {
+      read += b.toString();
+      if (!enough(read)) return;
+      child.stdout.off('data', onData);
+      child.stdout.destroy();
+      resolve();
+    };
+    child.stdout.on('data', onData);
+  });
+  return { read, ended: await closed, stderr };
 }

@@ -2,12 +2,11 @@
  * A reader that closes the pipe early (`robots-audit classify … | head -1`): stdout and a FIFO OUTPUT,
  * one and two worker threads. The run ends quietly with exit 141, as a filter killed by SIGPIPE.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { lstatSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/run-cli.js';
-import { throughFifo } from '../helpers/special-files.js';
+import { readThenClose, throughFifo } from '../helpers/special-files.js';
 import { tempDir, writeRobots } from '../pipeline/classify-data.js';
 
 const dir = tempDir('ra-epipe-');
@@ -23,29 +22,11 @@ describe('a reader that closes the pipe early', () => {
 
   for (const threads of ['1', '2']) {
     it(`a broken stdout pipe (-o -) ends the run quietly with exit 141, --threads ${threads}`, async () => {
-      const child = spawn(process.execPath, [CLI, 'classify', ...args, '-o', '-', '--threads', threads], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (b: Buffer) => {
-        stderr += b.toString();
-      });
-      const closed = new Promise<[number | null, string | null]>((resolve) =>
-        child.on('close', (c, s) => resolve([c, s])),
+      const r = await readThenClose(['classify', ...args, '-o', '-', '--threads', threads], (read) =>
+        read.includes('\n'),
       );
-      let first = '';
-      await new Promise<void>((resolve) => {
-        const onData = (b: Buffer) => {
-          first += b.toString();
-          if (!first.includes('\n')) return;
-          child.stdout.off('data', onData);
-          child.stdout.destroy();
-          resolve();
-        };
-        child.stdout.on('data', onData);
-      });
-      expect(first.split('\n')[0]).toBe('host,url,allowed,verdict,rule_line,rule,robots_status,error_code');
-      expect([await closed, stderr]).toEqual([[141, null], '']);
+      expect(r.read.split('\n')[0]).toBe('host,url,allowed,verdict,rule_line,rule,robots_status,error_code');
+      expect([r.ended, r.stderr]).toEqual([[141, null], '']);
     });
 
     it(`a FIFO OUTPUT whose reader leaves ends the run quietly with exit 141, --threads ${threads}`, async () => {

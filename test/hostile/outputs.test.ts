@@ -17,7 +17,7 @@ import {
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/run-cli.js';
-import { charDevice, throughFifo } from '../helpers/special-files.js';
+import { charDevice, readThenClose, throughFifo } from '../helpers/special-files.js';
 import { tempDir, writeRobots } from '../pipeline/classify-data.js';
 import { useServerAndTempDir } from '../pipeline/fetch/harness.js';
 
@@ -305,18 +305,7 @@ describe('fetch --summary and cache export -o', () => {
   });
 
   it('a cache export whose stdout reader leaves ends quietly with exit 141', async () => {
-    const child = spawn(process.execPath, [CLI, 'cache', 'export', '--cache', cache], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (b: Buffer) => {
-      stderr += b.toString();
-    });
-    const closed = new Promise<[number | null, string | null]>((resolve) =>
-      child.on('close', (c, s) => resolve([c, s])),
-    );
-    await new Promise((r) => child.stdout.once('data', r));
-    child.stdout.destroy();
-    expect([await closed, stderr]).toEqual([[141, null], '']);
+    const r = await readThenClose(['cache', 'export', '--cache', cache], (read) => read.length > 0);
+    expect([r.ended, r.stderr]).toEqual([[141, null], '']);
   });
 });
