@@ -48,3 +48,17 @@ export function reportFatal(err: unknown): number {
   for (const code of USAGE_CODES) if (hasCode(err, code)) return EXIT.usage;
   return EXIT.fatal;
 }
+
+/**
+ * A reader that closes stdout early (`… | head`) ends the process quietly with EXIT.brokenPipe, as a
+ * filter killed by SIGPIPE. Only when nothing else listens: an output sink on stdout (classify, cache
+ * export) handles it itself, so that its run is cleaned up first.
+ */
+export function quietOnClosedStdout(): void {
+  const onError = (err: Error) => {
+    if (process.stdout.listenerCount('error') > 1) return;
+    if (hasCode(err, 'EPIPE')) process.exit(EXIT.brokenPipe);
+    throw err;
+  };
+  process.stdout.on('error', onError);
+}

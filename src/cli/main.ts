@@ -4,9 +4,10 @@ import { hideBin } from 'yargs/helpers';
 import { cacheCommand } from './cache-command.js';
 import { checkCommand } from './check-command.js';
 import { classifyCommand } from './classify-command.js';
-import { EXIT } from './exit.js';
+import { EXIT, quietOnClosedStdout } from './exit.js';
 import { fetchCommand } from './fetch-command.js';
 
+quietOnClosedStdout();
 // Each command sets process.exitCode itself; yargs only parses and dispatches.
 await yargs(hideBin(process.argv))
   .scriptName('robots-audit')

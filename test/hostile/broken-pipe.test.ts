@@ -40,3 +40,18 @@ describe('a reader that closes the pipe early', () => {
     });
   }
 });
+
+describe('commands that print to stdout', () => {
+  it('check with a reader that leaves after one line ends quietly with exit 141', async () => {
+    // ≈ 1 MB of lines: far more than a pipe or socket holds.
+    const urls = Array.from({ length: 10_000 }, (_, i) => `/private/${i}/${'x'.repeat(80)}`);
+    const r = await readThenClose(
+      ['check', '--robots', path.join(robots, 'a.example.txt'), '--agent', 'x', ...urls],
+      (read) => read.includes('\n'),
+    );
+    expect(r.read.split('\n')[0]).toBe(
+      `/private/0/${'x'.repeat(80)}\tdisallowed\tdisallowed_explicit\t2\tDisallow: /private`,
+    );
+    expect([r.ended, r.stderr]).toEqual([[141, null], '']);
+  });
+});
