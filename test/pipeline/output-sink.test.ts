@@ -28,6 +28,28 @@ describe('OutputSink', () => {
     expect(released).toBe(1);
   });
 
+  it('finish flushes the temporary file whole; OUTPUT changes only on publish', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ra-out-'));
+    const out = path.join(dir, 'v.csv');
+    writeFileSync(out, 'old');
+    const s = OutputSink.open(out);
+    await s.write(Buffer.from('new\n'));
+    await s.finish();
+    expect(readFileSync(out, 'utf8')).toBe('old');
+    expect(readFileSync(s.tempPath!, 'utf8')).toBe('new\n');
+    await s.publish();
+    expect(readFileSync(out, 'utf8')).toBe('new\n');
+    // Aborting after publish leaves the published file alone.
+    await s.abort();
+    expect(readdirSync(dir)).toEqual(['v.csv']);
+  });
+
+  it('plain: `.gz` is not compressed', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ra-out-'));
+    await OutputSink.writeWhole(path.join(dir, 's.json.gz'), Buffer.from('{}\n'), 'summary');
+    expect(readFileSync(path.join(dir, 's.json.gz'), 'utf8')).toBe('{}\n');
+  });
+
   it('compresses .gz output', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ra-out-'));
     const out = path.join(dir, 'v.csv.gz');
