@@ -68,6 +68,10 @@ export function excelSeparator(line: string): string | undefined {
 
 /** With one column that holds a tab, `;` or `|`, the likely delimiter, as a hint for the error message. */
 function delimiterHint(columns: readonly string[], delimiter: string): string {
+  // A NUL beside every letter: UTF-16, which is only recognised by its BOM.
+  const all = columns.join('');
+  const nuls = all.split('\0').length - 1;
+  if (nuls > 0 && nuls * 3 >= all.length) return ' (UTF-16 without a BOM? save it as UTF-8)';
   if (columns.length !== 1) return '';
   const likely = ['\t', ';', '|'].find((d) => d !== delimiter && columns[0]!.includes(d));
   return likely === undefined ? '' : ` (or --delimiter ${likely === '\t' ? 'tab' : `'${likely}'`})`;

@@ -1,5 +1,6 @@
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { RobotsAuditError } from '../core/errors.js';
@@ -40,7 +41,12 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
     try {
       const st = await stat(input);
       if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-      totalBytes = st.size;
+      if (st.isFile()) totalBytes = st.size;
+      // A FIFO is opened non-blocking and read as a pipe: a blocking open() would wait for a writer in a
+      // libuv thread that process exit waits for, so a run stopped before a writer came never ended.
+      raw = st.isFIFO()
+        ? new Socket({ fd: openSync(input, constants.O_RDONLY | constants.O_NONBLOCK), writable: false })
+        : createReadStream(input, { highWaterMark: READ_CHUNK });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.message;
@@ -49,7 +55,6 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
         cause: e,
       });
     }
-    raw = createReadStream(input, { highWaterMark: READ_CHUNK });
   }
   let read = 0;
   let closed = false;
@@ -88,7 +93,7 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
     try {
       for await (const c of gunzip) yield c as Buffer;
     } catch (err) {
-      throw isInputError(err) ? err : inputError(input, err);
+      throw isInputError(err) ? err : inputError(input, err, gzipWhy(err));
     }
   }
   return {
@@ -110,8 +115,16 @@ function isInputError(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === 'ERR_INPUT';
 }
 
-function inputError(input: unknown, err: unknown): RobotsAuditError {
+function inputError(input: unknown, err: unknown, why = ''): RobotsAuditError {
   const name = typeof input === 'string' ? (input === '-' ? 'stdin' : input) : 'the input stream';
   const msg = err instanceof Error ? err.message : String(err);
-  return new RobotsAuditError('ERR_INPUT', `cannot read ${name}: ${msg}`, { cause: err });
+  return new RobotsAuditError('ERR_INPUT', `cannot read ${name}: ${why}${msg}`, { cause: err });
+}
+
+/** What zlib's terse messages mean for a gzip input, as a prefix for them. */
+function gzipWhy(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'Z_BUF_ERROR') return 'the gzip data ends early (truncated): ';
+  if (code === 'Z_DATA_ERROR') return 'the gzip data is corrupt, or followed by bytes that are not gzip: ';
+  return '';
 }

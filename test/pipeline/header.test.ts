@@ -66,6 +66,10 @@ describe('readHeader', () => {
     expect(() => readHeader(Buffer.from('host|url\n'), true, opts)).toThrow(/--delimiter '\|'/);
     expect(() => readHeader(Buffer.from('host,address\n'), true, opts)).toThrow(/use --url-column$/);
     expect(() => readHeader(Buffer.from(''), true, opts)).toThrow(/empty/);
+    expect(() => readHeader(Buffer.from('host,url\n', 'utf16le'), true, opts)).toThrow(
+      /use --url-column \(UTF-16 without a BOM\? save it as UTF-8\)$/,
+    );
+    expect(() => readHeader(Buffer.from('host,u\0rl\n'), true, opts)).toThrow(/use --url-column$/);
     expect(() => readHeader(Buffer.from('host,"url'), true, opts)).toThrow(/unterminated quote/);
   });
 
