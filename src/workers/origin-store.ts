@@ -2,6 +2,7 @@ import { ownString } from '../core/bytes.js';
 import { type CompiledRules, compileRobotsTxt } from '../core/index.js';
 import type { WirePolicy, WorkerConfig } from './protocol.js';
 import { RuleHits } from './rule-hits.js';
+import { stampCut } from './stamp-cut.js';
 import {
   agentPart,
   type EvidenceText,
@@ -114,7 +115,7 @@ export class OriginStore {
    * status: one tail and one verdict text per status, not a copy per origin (garbage on frontiers
    * where nearly every origin is new).
    */
-  private readonly fixedByStatus = new Map<string, { tail: string; full: string[] }>();
+  private readonly fixedByStatus: Map<string, { tail: string; full: string[] }>[] = [];
   /** The counters of an origin with a fixed verdict: no rule is ever hit. */
   private readonly noHits: RuleHits[];
   private readonly noParts: string[][] = [];
@@ -258,16 +259,21 @@ export class OriginStore {
   private evictOrigins(): void {
     this.evictionPasses++;
     const budget = this.config.originBudget;
-    const all: OriginEntry[] = [];
+    const from = this.protectedFrom;
+    const stamps = new Int32Array(this.origins);
+    let n = 0;
     for (const head of this.byHost.values()) {
-      for (let e: OriginEntry | undefined = head; e; e = e.next) if (e.used < this.protectedFrom) all.push(e);
+      for (let e: OriginEntry | undefined = head; e; e = e.next) if (e.used < from) stamps[n++] = e.used;
     }
-    all.sort((a, b) => a.used - b.used);
-    const target = Math.floor(budget * 0.75);
-    for (const e of all) {
-      if (this.origins <= target) break;
-      this.remove(e);
+    const cut = stampCut(stamps, n, this.origins - Math.floor(budget * 0.75));
+    const victims: OriginEntry[] = [];
+    let atCut = cut.atBelow;
+    for (const head of this.byHost.values()) {
+      for (let e: OriginEntry | undefined = head; e; e = e.next) {
+        if (e.used < cut.below || (e.used === cut.below && atCut-- > 0)) victims.push(e);
+      }
     }
+    for (const e of victims) this.remove(e);
     this.originsEvictAt = this.origins <= budget ? budget : this.origins + Math.max(1, budget >> 2);
   }
 
@@ -316,13 +322,31 @@ export class OriginStore {
       served: 0,
     };
     if (fixedVerdict >= 0 && fixed === null) entry.full[0] = this.fixedText(fixedVerdict, tail);
-    const old = this.find(origin.scheme, host, origin.port, stamp);
-    if (old !== undefined) this.remove(old);
-    entry.next = this.byHost.get(host);
+    entry.next = this.unlinked(this.byHost.get(host), origin);
     this.byHost.set(host, entry);
     this.origins++;
     if (this.origins > this.originsEvictAt) this.evictOrigins();
     return entry;
+  }
+
+  /** The chain of a host without the entry of this origin, if it has one (one lookup per install). */
+  private unlinked(
+    head: OriginEntry | undefined,
+    o: { scheme: string; port: number },
+  ): OriginEntry | undefined {
+    if (head === undefined) return undefined;
+    if (head.port === o.port && head.scheme === o.scheme) {
+      this.origins--;
+      return head.next;
+    }
+    for (let q = head; q.next !== undefined; q = q.next) {
+      if (q.next.port === o.port && q.next.scheme === o.scheme) {
+        q.next = q.next.next;
+        this.origins--;
+        break;
+      }
+    }
+    return head;
   }
 
   private evidenceOf(p: WirePolicy): EvidenceText | null {
@@ -350,13 +374,17 @@ export class OriginStore {
 
   /** Tail and suffix shared by the origins with this fixed verdict and status (no evidence columns). */
   private fixedTexts(status: string, verdict: number): { tail: string; full: string[] } {
-    const key = `${verdict}\n${status}`;
-    let t = this.fixedByStatus.get(key);
+    let byStatus = this.fixedByStatus[verdict];
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      this.fixedByStatus[verdict] = byStatus;
+    }
+    let t = byStatus.get(status);
     if (t === undefined) {
       const tail = this.tailText(status, null);
       t = { tail, full: [this.fixedText(verdict, tail)] };
       // Statuses are few (a code, a source, an HTTP status): bounded like the shared texts.
-      if (this.fixedByStatus.size < MAX_SHARED_TEXTS) this.fixedByStatus.set(key, t);
+      if (byStatus.size < MAX_SHARED_TEXTS) byStatus.set(status, t);
     }
     return t;
   }

@@ -91,18 +91,19 @@ export interface DirPolicy {
   truncated: boolean;
 }
 
+/** One instance: on a frontier of distinct hosts nearly every origin has no file. */
+const MISSING_POLICY: DirPolicy = Object.freeze({
+  outcome: 'unavailable',
+  source: 'missing',
+  errorCode: null,
+  finalUrl: null,
+  body: null,
+  sha256: null,
+  truncated: false,
+});
+
 export function dirPolicy(read: DirRead): DirPolicy {
-  if (read.kind === 'missing') {
-    return {
-      outcome: 'unavailable',
-      source: 'missing',
-      errorCode: null,
-      finalUrl: null,
-      body: null,
-      sha256: null,
-      truncated: false,
-    };
-  }
+  if (read.kind === 'missing') return MISSING_POLICY;
   const finalUrl = pathToFileURL(read.file).href;
   if (read.kind === 'unreadable') {
     return {
@@ -127,14 +128,14 @@ export function dirPolicy(read: DirRead): DirPolicy {
 }
 
 /** A directory policy as the coordinator would send it (the pipeline's `toWire`: status is the code or source). */
-function wireOf(key: string, origin: RowOrigin, p: DirPolicy, fetchedAt: string): WirePolicy {
+function wireOf(key: string, originKey: string, p: DirPolicy, fetchedAt: string): WirePolicy {
   return {
     key,
     outcome: p.outcome,
     status: p.errorCode ?? p.source,
     body: p.body,
     sha256: p.sha256,
-    robotsUrl: p.finalUrl ?? `${keyOf(origin)}/robots.txt`,
+    robotsUrl: p.finalUrl ?? `${originKey}/robots.txt`,
     fetchedAt,
     truncated: p.truncated,
   };
@@ -142,7 +143,7 @@ function wireOf(key: string, origin: RowOrigin, p: DirPolicy, fetchedAt: string)
 
 /** The policy of a read, as the coordinator would send it. */
 export function dirWirePolicy(key: string, origin: RowOrigin, read: DirRead, fetchedAt: number): WirePolicy {
-  return wireOf(key, origin, dirPolicy(read), new Date(fetchedAt).toISOString());
+  return wireOf(key, keyOf(origin), dirPolicy(read), new Date(fetchedAt).toISOString());
 }
 
 export function emptyTally(): PolicyTally {
@@ -174,7 +175,8 @@ export class DirPolicySource {
         t[p.outcome]++;
         t[p.source]++;
       }
-      return wireOf(req.keys[i]!, o, p, at);
+      // A request's keys are its origins' keys.
+      return wireOf(req.keys[i]!, req.keys[i]!, p, at);
     });
     if (t !== null) t.ms += performance.now() - t0;
     return out;
