@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { type ClassifyParams, type ClassifySummary, classify } from './classify.js';
+import { resolveOutputTarget } from './output-target.js';
 import { builtFile } from './worker-pool.js';
 
 /**
@@ -32,10 +33,19 @@ export interface CoordinatorAbort {
   reason: string;
 }
 
+/** /dev/stdout and the like: written as this thread's stdout (a socket cannot be reopened by path). */
+function writesToOwnDescriptor(output: string): boolean {
+  try {
+    return resolveOutputTarget(output).kind === 'fd';
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Whether `classifyInThread` can run these params: the input and output are files (stdin/stdout belong
- * to the main thread) and the policy source is one the options select (a custom provider is an object
- * of this thread).
+ * Whether `classifyInThread` can run these params: the input and output are files (stdin/stdout, and
+ * /dev/stdout-like links, belong to the main thread) and the policy source is one the options select
+ * (a custom provider is an object of this thread).
  */
 export function threadable(params: ClassifyParams): boolean {
   const { input, output, provider } = params;
@@ -44,7 +54,8 @@ export function threadable(params: ClassifyParams): boolean {
     typeof input === 'string' &&
     input !== '-' &&
     typeof output === 'string' &&
-    output !== '-'
+    output !== '-' &&
+    !writesToOwnDescriptor(output)
   );
 }
 

@@ -1,8 +1,9 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, fstatSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import { isMainThread } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
 import { RobotsAuditError } from '../core/errors.js';
 import { openFifoWriter } from './fifo-writer.js';
@@ -71,8 +72,17 @@ export class OutputSink {
     try {
       const resolved = resolveOutputTarget(output);
       if (resolved.kind === 'fd') {
-        // The descriptor is the caller's (stdout, usually): written, never closed.
-        file = createWriteStream('', { fd: resolved.fd, autoClose: false, highWaterMark: 1 << 20 });
+        const fd = resolved.fd;
+        if (fstatSync(fd).isFIFO()) {
+          // Node may have made the pipe non-blocking (EAGAIN for fs writes): a description of our own,
+          // polled by libuv, waits instead, and a signal can still end the run.
+          file = openFifoWriter(`/proc/self/fd/${fd}`);
+        } else if (fd === 1 && isMainThread) {
+          return OutputSink.open('-', { ...options, plain: false });
+        } else {
+          // The descriptor is the caller's: written, never closed.
+          file = createWriteStream('', { fd, autoClose: false, highWaterMark: 1 << 20 });
+        }
       } else if (resolved.kind === 'fifo') {
         file = openFifoWriter(resolved.path);
       } else if (resolved.kind === 'direct') {

@@ -21,6 +21,8 @@ describe('threadable', () => {
     expect(threadable({ ...base, output: 'out.csv.gz' })).toBe(true);
     expect(threadable({ ...base, input: '-' })).toBe(false);
     expect(threadable({ ...base, output: '-' })).toBe(false);
+    expect(threadable({ ...base, output: '/dev/stdout' })).toBe(false);
+    expect(threadable({ ...base, output: '/dev/fd/1' })).toBe(false);
     expect(threadable({ ...base, output: undefined })).toBe(false);
     expect(threadable({ ...base, input: process.stdin })).toBe(false);
     const provider = { get: async () => ({}) as never, close: async () => {} };
