@@ -37,6 +37,11 @@ function looseName(c: string): string {
   return unquoted.trim().toLowerCase();
 }
 
+/** A column name as a one-line message shows it: quoted, escaped, and cut after 40 characters. */
+export function shownColumn(name: string): string {
+  return name.length > 40 ? `${JSON.stringify(name.slice(0, 40)).slice(0, -1)}…"` : JSON.stringify(name);
+}
+
 /**
  * The column named `name`, exactly or once trimmed, unquoted and lower-cased; -1 when none is. Several
  * such columns (`url,URL`) are a fatal error: which one holds the URLs cannot be told.
@@ -51,7 +56,7 @@ export function findColumn(columns: readonly string[], name: string): number {
     found.length > shown.length
       ? `${at.join(', ')}, … (${found.length} in all)`
       : `${at.slice(0, -1).join(', ')} and ${at[at.length - 1]}`;
-  const names = shown.map((i) => JSON.stringify(columns[i])).join(', ');
+  const names = shown.map((i) => shownColumn(columns[i]!)).join(', ');
   throw new RobotsAuditError(
     'ERR_AMBIGUOUS_COLUMN',
     `the header names the \`${name}\` column more than once (columns ${list}: ${names}); rename all but one`,
@@ -128,10 +133,7 @@ export function readHeader(
   const columns = parsed.fields.map((f) => Buffer.from(f, 'latin1').toString('utf8'));
   const urlIndex = findColumn(columns, opts.urlColumn);
   if (urlIndex < 0) {
-    const shown = columns
-      .slice(0, 10)
-      .map((c) => JSON.stringify(c))
-      .join(', ');
+    const shown = columns.slice(0, 10).map(shownColumn).join(', ');
     throw new RobotsAuditError(
       'ERR_NO_URL_COLUMN',
       `the input has no \`${opts.urlColumn}\` column (header: ${shown}${columns.length > 10 ? ', …' : ''}); use --url-column${delimiterHint(columns, delimiter)}`,

@@ -244,6 +244,16 @@ describe.concurrent('hostile files: read, or one clear line and exit 3', () => {
     expectFatal(await classify('/dev/zero'), /the header row is longer than 64 MiB/);
   });
 
+  it('fetch with /dev/zero as INPUT ends with the line-length error (it read forever)', async () => {
+    const cache = path.join(dir, 'zero.sqlite');
+    const r = await runCli(['fetch', '/dev/zero', '--cache', cache, '--quiet'], { timeoutMs: 25_000 });
+    expect([r.code, r.signal, r.stderr]).toEqual([
+      3,
+      null,
+      'robots-audit: a single input line is longer than 64 MiB; is this a CSV file?\n',
+    ]);
+  });
+
   it('a quoted field past 64 MiB on stdin ends with the line-length error (quadratic: 53 s for 70 MiB)', async () => {
     const head = Buffer.from('host,url\na.example,/private\na.example,"');
     const r = await classify('-', Buffer.concat([head, Buffer.alloc(65 << 20, 0x61), Buffer.from('"\n')]));

@@ -70,6 +70,20 @@ describe('readHeader', () => {
       /use --url-column \(UTF-16 without a BOM\? save it as UTF-8\)$/,
     );
     expect(() => readHeader(Buffer.from('host,u\0rl\n'), true, opts)).toThrow(/use --url-column$/);
+  });
+
+  it('names long columns in its one line cut short (a 1 MiB name made a 6 MiB line of \\u0000)', () => {
+    const long = '\0'.repeat(1 << 20);
+    const lineOf = (header: string) => {
+      try {
+        readHeader(Buffer.from(header), true, opts);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    };
+    expect(lineOf(`host,${long}\n`)).toMatch(/header: "host", "(\\u0000){40}…"\)/);
+    expect(lineOf(`url${long},URL${long}\n`).length).toBeLessThan(1000);
     expect(() => readHeader(Buffer.from('host,"url'), true, opts)).toThrow(/unterminated quote/);
   });
 

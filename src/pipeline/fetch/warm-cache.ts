@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { RobotsAuditError } from '../../core/errors.js';
 import { resolveRowUrl } from '../../workers/row-url.js';
-import { bomLength, excelSeparator, findColumn } from '../header.js';
+import { MAX_PENDING_BYTES } from '../batcher.js';
+import { bomLength, excelSeparator, findColumn, shownColumn } from '../header.js';
 import type { LivePolicyProvider, ProviderStats } from '../live-policy-provider.js';
 import type { Options } from '../options.js';
 import type { Origin } from '../policy.js';
@@ -63,7 +64,37 @@ async function withoutExcelSeparator(
     if (done) return;
     for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value;
   }
-  return { delimiter: sep ?? delimiter, rest: Readable.from(chunks(), { objectMode: false }) };
+  return { delimiter: sep ?? delimiter, rest: Readable.from(lineLimited(chunks()), { objectMode: false }) };
+}
+
+/**
+ * The chunks, failing once a line passes 64 MiB, as classify does. The first line is held until it
+ * ends, so an input with no line end at all (/dev/zero) fails at once, not after csv-parse read it all.
+ */
+async function* lineLimited(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let held: Buffer[] | null = [];
+  let line = 0;
+  for await (const c of chunks) {
+    const first = c.indexOf(10);
+    if (first >= 0 && line + first + 1 > MAX_PENDING_BYTES) throw lineTooLong();
+    line = first < 0 ? line + c.length : c.length - c.lastIndexOf(10) - 1;
+    if (line >= MAX_PENDING_BYTES) throw lineTooLong();
+    if (held === null) yield c;
+    else {
+      held.push(c);
+      if (first < 0) continue;
+      yield* held;
+      held = null;
+    }
+  }
+  if (held !== null) yield* held;
+}
+
+function lineTooLong(): RobotsAuditError {
+  return new RobotsAuditError(
+    'ERR_RECORD_TOO_LONG',
+    `a single input line is longer than ${MAX_PENDING_BYTES >> 20} MiB; is this a CSV file?`,
+  );
 }
 
 export async function warmCache(
@@ -108,10 +139,7 @@ export async function warmCache(
       if (urlIndex < 0) {
         urlIndex = findColumn(record, options.urlColumn);
         if (urlIndex < 0) {
-          const shown = record
-            .slice(0, 10)
-            .map((c) => JSON.stringify(c))
-            .join(', ');
+          const shown = record.slice(0, 10).map(shownColumn).join(', ');
           throw new RobotsAuditError(
             'ERR_NO_URL_COLUMN',
             `the input has no \`${options.urlColumn}\` column (header: ${shown}); use --url-column`,
