@@ -79,10 +79,12 @@ describe('killed mid-run', () => {
       const outDir = tempDir('ra-kill-out-');
       const out = path.join(outDir, 'v.csv');
       writeFileSync(out, PREVIOUS);
+      const summary = path.join(outDir, 's.json');
+      const outputs = ['-o', out, '--summary', summary];
       const random = seeded(seed);
       const stale = new Set<string>();
       for (let run = 0; run < 5; run++) {
-        const child = spawn(process.execPath, [CLI, 'classify', input, '-o', out, ...live], {
+        const child = spawn(process.execPath, [CLI, 'classify', input, ...outputs, ...live], {
           stdio: 'ignore',
         });
         let exited = false;
@@ -108,15 +110,24 @@ describe('killed mid-run', () => {
         // Finished before the signal (0), or stopped as documented (143 after SIGTERM).
         if (code !== 0)
           expect(signal === 'SIGTERM' ? code : by, at).toBe(signal === 'SIGTERM' ? 143 : signal);
-        if (signal === 'SIGTERM') expect(readdirSync(outDir), at).toEqual(['v.csv']);
+        // A summary, once there, is whole.
+        if (existsSync(summary)) {
+          expect(JSON.parse(readFileSync(summary, 'utf8')).rowsWritten, at).toBe(HOSTS * ROWS_PER_HOST);
+        }
+        // Neither OUTPUT's nor the summary's temporary is left.
+        if (signal === 'SIGTERM')
+          expect(
+            readdirSync(outDir).filter((f) => f.endsWith('.tmp')),
+            at,
+          ).toEqual([]);
         if (existsSync(cache)) expect(integrity(cache), at).toBe('ok');
       }
 
-      const again = await runCli(['classify', input, '-o', out, ...live]);
+      const again = await runCli(['classify', input, ...outputs, ...live]);
       expect([again.code, again.stderr]).toEqual([0, '']);
       expect(readFileSync(out, 'utf8')).toBe(complete);
       // Temporaries a SIGKILL left behind are removed by the next run.
-      expect(readdirSync(outDir)).toEqual(['v.csv']);
+      expect(readdirSync(outDir).sort()).toEqual(['s.json', 'v.csv']);
       const offline = await runCli([
         'classify',
         input,
