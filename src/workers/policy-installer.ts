@@ -2,20 +2,22 @@ import type { OriginEntry, OriginStore } from './origin-store.js';
 import type { PolicyRequest, WirePolicy } from './protocol.js';
 import type { RowOrigin } from './row-url.js';
 
-/** An origin's policy on its way: the request that asked for it, and its place in the answer. */
-interface Pending {
+/** One request for policies on its way: its keys, and (made when another unit asks) where each is. */
+interface Flight {
+  keys: string[];
+  index: Map<string, number> | null;
   list: Promise<WirePolicy[]>;
-  at: number;
 }
 
 /**
  * Gets origins' policies into a worker's store: asks the coordinator once for all the origins a unit
  * of work lacks, and never twice for the same origin at once (batches and peers' requests interleave).
- * Waits are per request, not per origin: on a frontier of distinct hosts every row brings an origin,
- * and promises per origin were a good part of a worker's garbage.
+ * Nothing is kept per origin while a request is on its way: another unit looks its keys up in the
+ * requests in flight only when there are some (on a frontier of distinct hosts every row brings an
+ * origin, and a promise and two table updates per origin were a good part of a worker's time).
  */
 export class PolicyInstaller {
-  private readonly inflight = new Map<string, Pending>();
+  private readonly flights = new Set<Flight>();
 
   constructor(private readonly store: OriginStore) {}
 
@@ -39,35 +41,58 @@ export class PolicyInstaller {
     stamp: number,
     fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
   ): Promise<OriginEntry[]> {
-    const from: Pending[] = new Array(keys.length);
-    const ask: number[] = [];
-    for (let k = 0; k < keys.length; k++) {
-      const pending = this.inflight.get(keys[k]!);
-      if (pending !== undefined) from[k] = pending;
-      else ask.push(k);
-    }
-    if (ask.length > 0) {
-      const list = fetchPolicies({ keys: ask.map((k) => keys[k]!), origins: ask.map((k) => origins[k]!) });
+    const n = keys.length;
+    const from: (Flight | undefined)[] = new Array(n);
+    const at = new Int32Array(n);
+    let asked = n;
+    if (this.flights.size > 0) asked -= this.joinFlights(keys, from, at);
+    let mine: Flight | null = null;
+    if (asked > 0) {
+      const ask: number[] = [];
+      for (let k = 0; k < n; k++) if (from[k] === undefined) ask.push(k);
+      const askKeys = ask.map((k) => keys[k]!);
+      const list = fetchPolicies({ keys: askKeys, origins: ask.map((k) => origins[k]!) });
       list.catch(() => {});
-      for (let j = 0; j < ask.length; j++) {
-        const pending: Pending = { list, at: j };
-        from[ask[j]!] = pending;
-        this.inflight.set(keys[ask[j]!]!, pending);
-      }
+      mine = { keys: askKeys, index: null, list };
+      ask.forEach((k, j) => {
+        from[k] = mine!;
+        at[k] = j;
+      });
+      this.flights.add(mine);
     }
     try {
       // The few distinct requests this unit waits for (its own, and others' still in flight).
-      const lists = new Map<Promise<WirePolicy[]>, WirePolicy[]>();
-      for (const p of from) if (!lists.has(p.list)) lists.set(p.list, await p.list);
-      const out: OriginEntry[] = new Array(keys.length);
-      for (let k = 0; k < keys.length; k++) {
+      const lists = new Map<Flight, WirePolicy[]>();
+      for (const f of from) if (!lists.has(f!)) lists.set(f!, await f!.list);
+      const out: OriginEntry[] = new Array(n);
+      for (let k = 0; k < n; k++) {
         const o = origins[k]!;
-        const p = lists.get(from[k]!.list)![from[k]!.at]!;
+        const p = lists.get(from[k]!)![at[k]!]!;
         out[k] = this.store.find(o.scheme, o.host, o.port, stamp) ?? this.store.install(p, o, stamp);
       }
       return out;
     } finally {
-      for (const k of ask) this.inflight.delete(keys[k]!);
+      if (mine !== null) this.flights.delete(mine);
     }
+  }
+
+  /** Marks the keys another request in flight already asks for; returns how many. */
+  private joinFlights(keys: string[], from: (Flight | undefined)[], at: Int32Array): number {
+    let joined = 0;
+    for (const f of this.flights) {
+      if (f.index === null) {
+        f.index = new Map();
+        for (let j = 0; j < f.keys.length; j++) f.index.set(f.keys[j]!, j);
+      }
+      for (let k = 0; k < keys.length; k++) {
+        if (from[k] !== undefined) continue;
+        const j = f.index.get(keys[k]!);
+        if (j === undefined) continue;
+        from[k] = f;
+        at[k] = j;
+        joined++;
+      }
+    }
+    return joined;
   }
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { OriginStore } from '../../src/workers/origin-store.js';
+import { PolicyInstaller } from '../../src/workers/policy-installer.js';
+import type { PolicyRequest, WirePolicy } from '../../src/workers/protocol.js';
+import { keyOf, type RowOrigin } from '../../src/workers/row-url.js';
+import { config } from './classify-fixtures.js';
+
+const origin = (host: string): RowOrigin => ({ scheme: 'https', host, port: 443 });
+
+function missing(key: string): WirePolicy {
+  return {
+    key,
+    outcome: 'unavailable',
+    status: 'missing',
+    body: null,
+    sha256: null,
+    robotsUrl: `${key}/robots.txt`,
+    fetchedAt: '',
+    truncated: false,
+  };
+}
+
+describe('PolicyInstaller', () => {
+  it('never asks twice for an origin whose policy is on its way, and gives both units its entry', async () => {
+    const installer = new PolicyInstaller(new OriginStore(config()));
+    const asked: string[][] = [];
+    const answers: (() => void)[] = [];
+    const fetch = (req: PolicyRequest) => {
+      asked.push(req.keys);
+      return new Promise<WirePolicy[]>((resolve) => answers.push(() => resolve(req.keys.map(missing))));
+    };
+    const a = [origin('a.example'), origin('b.example')];
+    const b = [origin('b.example'), origin('c.example'), origin('a.example')];
+    const first = installer.ensure(a.map(keyOf), a, 1, fetch);
+    const second = installer.ensure(b.map(keyOf), b, 2, fetch);
+    expect(asked).toEqual([['https://a.example', 'https://b.example'], ['https://c.example']]);
+    for (const answer of answers) answer();
+    const [ea, eb] = await Promise.all([first, second]);
+    expect(ea.map((e) => e.key)).toEqual(['https://a.example', 'https://b.example']);
+    expect(eb.map((e) => e.key)).toEqual(['https://b.example', 'https://c.example', 'https://a.example']);
+    expect(eb[0]).toBe(ea[1]);
+    expect(eb[2]).toBe(ea[0]);
+    // Once answered, nothing is on its way: the same origins are asked again if needed.
+    await installer.ensure([keyOf(origin('d.example'))], [origin('d.example')], 3, async (req) => {
+      asked.push(req.keys);
+      return req.keys.map(missing);
+    });
+    expect(asked).toHaveLength(3);
+  });
+});
