@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Affinity, BatchClassifier } from '../../src/workers/batch-classifier.js';
+import { type Affinity, BatchClassifier, type PolicyFetcher } from '../../src/workers/batch-classifier.js';
 import { ADOPT_AFTER_ROWS, ownerOf } from '../../src/workers/foreign-rows.js';
+import type { WirePolicy } from '../../src/workers/protocol.js';
 import { config, dirFetcher, ROBOTS, robotsDir } from './classify-fixtures.js';
 
 const dir = robotsDir(ROBOTS);
@@ -41,11 +42,32 @@ const line = fc.oneof(
 );
 
 describe('origin affinity between workers', () => {
-  it('spreads hosts over owners deterministically', () => {
-    expect(ownerOf('a.example', 2)).toBe(ownerOf('a.example', 2));
-    const owners = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((h) => ownerOf(`${h}.example`, 2)));
-    expect(owners).toEqual(new Set([0, 1]));
+  it('owns a host by the FNV-1a hash of its host string, modulo the number of workers', () => {
+    // The FNV specification's test vectors: with 2^32 workers the owner is the hash itself.
+    expect(ownerOf('', 2 ** 32)).toBe(0x811c9dc5);
+    expect(ownerOf('a', 2 ** 32)).toBe(0xe40c292c);
+    expect(ownerOf('foobar', 2 ** 32)).toBe(0xbf9cf968);
+    // Owners of known hosts, worked out from the same hash outside the code under test.
+    const expected: [string, number, number, number][] = [
+      ['a.example', 0, 2, 0],
+      ['b.example', 1, 2, 1],
+      ['c.example', 0, 1, 2],
+      ['d.example', 1, 0, 3],
+      ['h.example', 1, 0, 3],
+    ];
+    for (const [host, of2, of3, of4] of expected) {
+      expect([ownerOf(host, 2), ownerOf(host, 3), ownerOf(host, 4)], host).toEqual([of2, of3, of4]);
+    }
     expect(ownerOf('anything', 1)).toBe(0);
+  });
+
+  it('spreads hosts over all workers', () => {
+    const hosts = Array.from({ length: 64 }, (_, i) => `host${i}.example`);
+    for (const threads of [2, 3, 4]) {
+      const counts = new Array<number>(threads).fill(0);
+      for (const h of hosts) counts[ownerOf(h, threads)]!++;
+      expect(Math.min(...counts), `${threads} workers: ${counts}`).toBeGreaterThan(0);
+    }
   });
 
   it('gives the same output as one worker alone, and compiles each body once overall', async () => {
@@ -71,9 +93,19 @@ describe('origin affinity between workers', () => {
     const owner = ownerOf('b.example', 2);
     const other = workers[1 - owner]!;
     const many = `${'b.example,https://b.example/x\n'.repeat(ADOPT_AFTER_ROWS)}`;
-    const first = await other.classify(Buffer.from(many), fetch);
+    const adoptions: Promise<WirePolicy[]>[] = [];
+    const watching: PolicyFetcher = (req) => {
+      const answer = fetch(req);
+      if (req.adopt === true) adoptions.push(answer);
+      return answer;
+    };
+    const first = await other.classify(Buffer.from(many), watching);
     expect(asks[owner]).toBe(1);
-    await new Promise((r) => setTimeout(r, 20)); // the adoption installs in the background
+    expect(adoptions).toHaveLength(1);
+    await adoptions[0];
+    // The install follows the answer within its microtasks, all run before the next macrotask.
+    await new Promise((r) => setImmediate(r));
+    expect(other.store.originCount).toBe(1);
     const again = await other.classify(Buffer.from('b.example,https://b.example/y\n'), fetch);
     expect(asks[owner]).toBe(1);
     expect(again.output.toString()).toBe(
