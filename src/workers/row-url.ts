@@ -164,7 +164,8 @@ function fastAuthority(s: string, start: number, scheme: 'http' | 'https', out: 
   }
   if (i < n) {
     const c = s.charCodeAt(i);
-    if (c !== 0x2f && c !== 0x3f && c !== 0x23 && c !== 0x5c) return FALLBACK;
+    if (c === 0x5c) return BAD; // see plainAuthority
+    if (c !== 0x2f && c !== 0x3f && c !== 0x23) return FALLBACK;
   }
   let host = s.slice(hostStart, hostEnd);
   if (upper) host = host.toLowerCase();
@@ -179,8 +180,25 @@ const OK = 1;
 const BAD = 0;
 const FALLBACK = -1;
 
+/**
+ * Whether `//authority` follows the scheme and ends at `/`, `?`, `#` or the end. Only then do WHATWG's
+ * host and the reference's path (after `//authority`) come from the same URL: WHATWG also reads
+ * `https:/h/p`, `https:///h/p` and `https://h\p` as https://h/p, where the reference's path is `/h/p`
+ * or `/`, so a verdict on it would judge another path than the one fetched.
+ */
+function plainAuthority(s: string, start: number): boolean {
+  if (s.charCodeAt(start) !== 0x2f || s.charCodeAt(start + 1) !== 0x2f) return false;
+  for (let i = start + 2; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x5c) return false;
+    if (c === 0x2f || c === 0x3f || c === 0x23) return i > start + 2;
+  }
+  return s.length > start + 2;
+}
+
 /** WHATWG URL for everything the fast scan declines: IDN → punycode, IPv4/IPv6, userinfo, escapes. */
-function slowAuthority(s: string, out: RowSlot): RowErrorCode | null {
+function slowAuthority(s: string, start: number, out: RowSlot): RowErrorCode | null {
+  if (!plainAuthority(s, start)) return 'bad_url';
   let u: URL;
   try {
     u = new URL(s);
@@ -205,7 +223,7 @@ function absoluteAuthority(s: string, out: RowSlot): RowErrorCode | null {
   const fast = fastAuthority(s, len, scheme, out);
   if (fast === OK) return null;
   if (fast === BAD) return 'bad_url';
-  return slowAuthority(s, out);
+  return slowAuthority(s, len, out);
 }
 
 const HOST_MEMO_LIMIT = 4096;

@@ -108,6 +108,8 @@ const CELLS: [string, string, string, string, string][] = [
   ['url-with-port-0', '', 'http://a.example:0/x', 'invalid_input', 'bad_url'],
   ['url-with-port-65536', '', 'http://a.example:65536/x', 'invalid_input', 'bad_url'],
   ['url-with-port-not-a-number', '', 'http://a.example:8o/x', 'invalid_input', 'bad_url'],
+  ['one-slash-after-scheme', '', 'https:/a.example/private', 'invalid_input', 'bad_url'],
+  ['backslash-after-host', '', 'https://a.example\\private', 'invalid_input', 'bad_url'],
   ['host-mismatch', 'other.example', 'https://a.example/private', 'disallowed_explicit', ''],
   ['bom-in-a-cell', 'a.example', '\ufeffhttps://a.example/private', 'invalid_input', 'bad_url'],
   ['invalid-utf8', 'a.example', 'https://a.example/private\xff\xfe', 'disallowed_explicit', ''],

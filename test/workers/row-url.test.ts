@@ -114,6 +114,20 @@ describe('resolveRowUrl: absolute URLs', () => {
     expect(code('http://example.com:1/a')).toBe('ok');
   });
 
+  it('an authority not written as //host, or ended by a backslash, is bad_url: the reference would judge another path', () => {
+    // WHATWG reads these as https://a.example/private, the reference's path is /a.example/private or /.
+    expect(code('https:/a.example/private')).toBe('bad_url');
+    expect(code('https:///a.example/private')).toBe('bad_url');
+    expect(code('https:\\\\a.example\\private')).toBe('bad_url');
+    expect(code('HTTPS://a.example\\private')).toBe('bad_url');
+    expect(code('https://u:p@a.example:8080\\private')).toBe('bad_url');
+    expect(code('a.example\\private')).toBe('bad_url');
+    expect(code('/private', 'a.example\\')).toBe('bad_host');
+    // A backslash after the authority's end is the path's business.
+    expect(ok('https://a.example/a\\b').path).toBe('/a\\b');
+    expect(ok('https://a.example?q\\').path).toBe('/?q\\');
+  });
+
   it('a host column with port 0 names no host: bad_host for a path, and no origin', () => {
     expect(code('/a', 'example.com:0')).toBe('bad_host');
     expect(code('/a', '[::1]:0')).toBe('bad_host');
@@ -244,7 +258,9 @@ describe('resolveRowUrl agrees with WHATWG URL on the origin', () => {
           expect(r, input).toEqual({ ok: false, code: 'unsupported_scheme' });
           return;
         }
-        if (u.hostname === '' || u.port === '0') {
+        // The reference takes the path after `//authority`: other spellings would be judged on another path.
+        const plain = /^[^:]+:\/\/[^/\\?#]+(?:[/?#]|$)/.test(input);
+        if (u.hostname === '' || u.port === '0' || !plain) {
           expect(r, input).toMatchObject({ ok: false });
           return;
         }
