@@ -231,8 +231,8 @@ const hostMemo = new Map<string, Authority | null>();
 const memoSlot = newRowSlot();
 
 /**
- * Origin named by a host column value: `host`, `host:port`, `[v6]:port`, or even a URL (whose own
- * scheme then counts). null when it names no valid host. Memoised: crawl logs repeat hosts.
+ * Origin named by a host column value: `host`, `host:port`, `[v6]:port`, a bare IPv6 address, or even
+ * a URL (whose own scheme then counts). null when it names no valid host. Memoised: crawl logs repeat hosts.
  */
 export function resolveHostColumn(value: string, scheme: 'http' | 'https'): Authority | null {
   const memoKey = scheme === 'https' ? value : `\u0000${value}`;
@@ -242,7 +242,10 @@ export function resolveHostColumn(value: string, scheme: 'http' | 'https'): Auth
   let result: Authority | null = null;
   if (s !== '') {
     const hasScheme = s.includes('://');
-    const code = absoluteAuthority(hasScheme ? s : `${scheme}://${s}`, memoSlot);
+    // Two colons or more and no brackets: an IPv6 address as logs write it (`::1`), which has no port.
+    const bareV6 = !hasScheme && s.charCodeAt(0) !== 0x5b && s.indexOf(':') !== s.lastIndexOf(':');
+    const url = hasScheme ? s : bareV6 ? `${scheme}://[${s}]` : `${scheme}://${s}`;
+    const code = absoluteAuthority(url, memoSlot);
     result = code === null ? makeAuthority(memoSlot.scheme, memoSlot.host, memoSlot.port) : null;
   }
   if (hostMemo.size >= HOST_MEMO_LIMIT) hostMemo.clear();

@@ -95,7 +95,7 @@ const CELLS: [string, string, string, string, string][] = [
   ['percent-in-host', '', 'https://a%zz.example/x', 'invalid_input', 'bad_url'],
   ['ipv6-url', '', 'http://[::1]/v6', 'disallowed_explicit', ''],
   ['ipv6-host-column', '[::1]', '/v6', 'disallowed_explicit', ''],
-  ['ipv6-host-unbracketed', '::1', '/v6', 'invalid_input', 'bad_host'],
+  ['ipv6-host-unbracketed', '::1', '/v6', 'disallowed_explicit', ''],
   ['ipv6-unclosed', '', 'http://[::1/x', 'invalid_input', 'bad_url'],
   ['userinfo', '', 'https://u:p@a.example/private', 'disallowed_explicit', ''],
   ['userinfo-two-at', '', 'https://u@p@a.example/private', 'disallowed_explicit', ''],

@@ -128,6 +128,14 @@ describe('resolveRowUrl: absolute URLs', () => {
     expect(ok('https://a.example?q\\').path).toBe('/?q\\');
   });
 
+  it('a host column with an IPv6 address without brackets names that address (it was bad_host)', () => {
+    expect(ok('/v6', '::1').key).toBe('https://[::1]');
+    expect(ok('/v6', ' 2001:DB8::1 ', 'http').key).toBe('http://[2001:db8::1]');
+    expect(ok('http://[::1]/v6', '::1').hostMismatch).toBe(false);
+    expect(code('/v6', '::1::2')).toBe('bad_host');
+    expect(code('/v6', 'a.example:80:90')).toBe('bad_host');
+  });
+
   it('a host column with port 0 names no host: bad_host for a path, and no origin', () => {
     expect(code('/a', 'example.com:0')).toBe('bad_host');
     expect(code('/a', '[::1]:0')).toBe('bad_host');
