@@ -116,8 +116,9 @@ export class OriginStore {
    * where nearly every origin is new).
    */
   private readonly fixedByStatus: Map<string, { tail: string; full: string[] }>[] = [];
-  /** The counters of an origin with a fixed verdict: no rule is ever hit. */
+  /** The counters of an origin with a fixed verdict: no rule is ever hit, and if it allows, no row counts. */
   private readonly noHits: RuleHits[];
+  private readonly noCounts: number[];
   private readonly noParts: string[][] = [];
   /** Parse+compile runs so far. */
   compiles = 0;
@@ -137,6 +138,7 @@ export class OriginStore {
     this.originsEvictAt = config.originBudget;
     this.compiledEvictAt = config.compiledBudget;
     this.noHits = config.agents.map(() => new RuleHits(0));
+    this.noCounts = config.agents.map(() => 0);
   }
 
   /** Entries and rule sets used at or after this stamp are never evicted. */
@@ -262,17 +264,18 @@ export class OriginStore {
     const from = this.protectedFrom;
     const stamps = new Int32Array(this.origins);
     let n = 0;
-    for (const head of this.byHost.values()) {
+    // forEach, not for-of: an iterator result per origin was garbage on every pass.
+    this.byHost.forEach((head) => {
       for (let e: OriginEntry | undefined = head; e; e = e.next) if (e.used < from) stamps[n++] = e.used;
-    }
+    });
     const cut = stampCut(stamps, n, this.origins - Math.floor(budget * 0.75));
     const victims: OriginEntry[] = [];
     let atCut = cut.atBelow;
-    for (const head of this.byHost.values()) {
+    this.byHost.forEach((head) => {
       for (let e: OriginEntry | undefined = head; e; e = e.next) {
         if (e.used < cut.below || (e.used === cut.below && atCut-- > 0)) victims.push(e);
       }
-    }
+    });
     for (const e of victims) this.remove(e);
     this.originsEvictAt = this.origins <= budget ? budget : this.origins + Math.max(1, budget >> 2);
   }
@@ -300,11 +303,15 @@ export class OriginStore {
     else fixedVerdict = V_NOT_CACHED;
     const fixed = fixedVerdict >= 0 && !this.config.evidence ? this.fixedTexts(p.status, fixedVerdict) : null;
     const tail = fixed?.tail ?? this.tailText(p.status, this.evidenceOf(p));
-    // The host is a slice of the batch text: a copy keeps the batch from living as long as the origin.
-    const host = ownString(origin.host);
+    // The host is a slice of the batch text, and so may the key be (`--robots-dir` policies): copies keep
+    // the batch from living as long as the origin. The host is then a slice of the key's copy.
+    const key = ownString(p.key);
+    const at = origin.scheme.length + 3;
+    const host = key.startsWith(origin.host, at)
+      ? key.slice(at, at + origin.host.length)
+      : ownString(origin.host);
     const entry: OriginEntry = {
-      // Likewise the key, when the worker made it from that slice (`--robots-dir` policies).
-      key: ownString(p.key),
+      key,
       scheme: origin.scheme,
       host,
       port: origin.port,
@@ -316,7 +323,10 @@ export class OriginStore {
       parts: agents.length > 1 && slot !== null ? agents.map(() => []) : this.noParts,
       tail,
       full: fixed?.full ?? [],
-      disallowed: new Array<number>(agents.length).fill(0),
+      disallowed:
+        fixedVerdict >= 0 && fixedVerdict !== V_DISALLOWED_UNREACHABLE
+          ? this.noCounts
+          : new Array<number>(agents.length).fill(0),
       ruleHits: slot === null ? this.noHits : agents.map((_, a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
       hitRules: null,
       served: 0,
