@@ -9,12 +9,12 @@ import {
   ownerOf,
 } from './foreign-rows.js';
 import { OriginStore } from './origin-store.js';
-import { PolicyInstaller } from './policy-installer.js';
+import { type NeededOrigin, PolicyInstaller } from './policy-installer.js';
 import type { BatchStats, PolicyRequest, WirePolicy, WorkerConfig } from './protocol.js';
 import { parseQuotedRecords } from './quoted-records.js';
 import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from './record-scanner.js';
 import { RowStats } from './row-stats.js';
-import { keyOf, newRowSlot, type RowOrigin, resolveRowInto } from './row-url.js';
+import { keyOf, newRowSlot, resolveRowInto } from './row-url.js';
 
 /**
  * Per-origin counters (top hosts, top rules) travel with a batch once this many input bytes have been
@@ -28,7 +28,7 @@ const REPORT_SHARE_OF_ORIGINS = 0.25;
 /** What pass 1 found in a batch. */
 interface BatchScan {
   /** Origins this worker owns but has no entry for, by key. */
-  need: Map<string, RowOrigin>;
+  need: Map<string, NeededOrigin>;
   /** Rows for each peer that owns their origin. */
   foreign: (ForeignRows | null)[];
   blankLines: number;
@@ -189,7 +189,7 @@ export class BatchClassifier {
     if (hasQuote) this.scanner.reset(text, n, cfg.delimiter.charCodeAt(0), true);
     this.splitter.reset(text, cfg.delimiter);
     const scan: BatchScan = {
-      need: new Map<string, RowOrigin>(),
+      need: new Map<string, NeededOrigin>(),
       foreign: new Array<ForeignRows | null>(this.affinity.threads).fill(null),
       blankLines: 0,
       hostMismatch: 0,
@@ -299,7 +299,7 @@ export class BatchClassifier {
       }
     }
     rows.paths[i] = slot.path;
-    const origin: RowOrigin = { scheme: slot.scheme, host: slot.host, port: slot.port };
+    const origin: NeededOrigin = { scheme: slot.scheme, host: slot.host, port: slot.port, entry: null };
     const key = keyOf(origin);
     if (!scan.need.has(key)) scan.need.set(key, origin);
     rows.pendingKeys[i] = key;
@@ -332,14 +332,14 @@ export class BatchClassifier {
 
   private async installNeeded(
     rows: BatchRows,
-    need: Map<string, RowOrigin>,
+    need: Map<string, NeededOrigin>,
     stamp: number,
     fetchPolicies: PolicyFetcher,
   ): Promise<void> {
-    const byKey = await this.installer.ensureAll(need, stamp, fetchPolicies);
+    await this.installer.ensureAll(need, stamp, fetchPolicies);
     for (let i = 0; i < rows.count; i++) {
       const key = rows.pendingKeys[i];
-      if (key !== null && key !== undefined) rows.entries[i] = byKey.get(key)!;
+      if (key !== null && key !== undefined) rows.entries[i] = need.get(key)!.entry!;
     }
   }
 }

@@ -1,6 +1,6 @@
 import { matchRow } from './match-row.js';
 import type { OriginEntry, OriginStore } from './origin-store.js';
-import type { PolicyInstaller } from './policy-installer.js';
+import type { NeededOrigin, PolicyInstaller } from './policy-installer.js';
 import type { PolicyRequest, WirePolicy } from './protocol.js';
 import { keyOf, type RowOrigin, type RowSlot } from './row-url.js';
 
@@ -82,7 +82,7 @@ interface ForeignLookup {
   entries: (OriginEntry | undefined)[];
   /** Per row, the key of an origin to install, or null. */
   keys: (string | null)[];
-  need: Map<string, RowOrigin>;
+  need: Map<string, NeededOrigin>;
 }
 
 /**
@@ -116,7 +116,7 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
     const e = store.find(scheme, hosts[r]!, req.ports[r]!, stamp);
     if (e !== undefined) look.entries[r] = e;
     else {
-      const origin: RowOrigin = { scheme, host: hosts[r]!, port: req.ports[r]! };
+      const origin: NeededOrigin = { scheme, host: hosts[r]!, port: req.ports[r]!, entry: null };
       const key = keyOf(origin);
       look.keys[r] = key;
       if (!look.need.has(key)) look.need.set(key, origin);
@@ -131,9 +131,9 @@ async function install(
   stamp: number,
   fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
 ): Promise<void> {
-  const byKey = await installer.ensureAll(look.need, stamp, fetchPolicies);
+  await installer.ensureAll(look.need, stamp, fetchPolicies);
   const { keys, entries } = look;
-  for (let r = 0; r < keys.length; r++) if (keys[r] !== null) entries[r] = byKey.get(keys[r]!)!;
+  for (let r = 0; r < keys.length; r++) if (keys[r] !== null) entries[r] = look.need.get(keys[r]!)!.entry!;
 }
 
 function judgeAll(look: ForeignLookup, store: OriginStore, agents: number): ForeignResponse {

@@ -2,6 +2,11 @@ import type { OriginEntry, OriginStore } from './origin-store.js';
 import type { PolicyRequest, WirePolicy } from './protocol.js';
 import type { RowOrigin } from './row-url.js';
 
+/** An origin a unit of work lacks; `entry` is set once its policy is installed. */
+export interface NeededOrigin extends RowOrigin {
+  entry: OriginEntry | null;
+}
+
 /** One request for policies on its way: its keys, and (made when another unit asks) where each is. */
 interface Flight {
   keys: string[];
@@ -21,17 +26,15 @@ export class PolicyInstaller {
 
   constructor(private readonly store: OriginStore) {}
 
-  /** `ensure` for a unit of work's missing origins, by key: the entries by the same keys. */
+  /** `ensure` for a unit of work's missing origins, by key: sets each one's entry. */
   async ensureAll(
-    need: ReadonlyMap<string, RowOrigin>,
+    need: ReadonlyMap<string, NeededOrigin>,
     stamp: number,
     fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
-  ): Promise<Map<string, OriginEntry>> {
-    const keys = [...need.keys()];
-    const entries = await this.ensure(keys, [...need.values()], stamp, fetchPolicies);
-    const byKey = new Map<string, OriginEntry>();
-    for (let k = 0; k < keys.length; k++) byKey.set(keys[k]!, entries[k]!);
-    return byKey;
+  ): Promise<void> {
+    const origins = [...need.values()];
+    const entries = await this.ensure([...need.keys()], origins, stamp, fetchPolicies);
+    for (let k = 0; k < origins.length; k++) origins[k]!.entry = entries[k]!;
   }
 
   /** Entries for `keys`/`origins` (same order), installing the policies of those not in the store yet. */
