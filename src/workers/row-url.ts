@@ -148,6 +148,7 @@ function fastAuthority(s: string, start: number, scheme: 'http' | 'https', out: 
   // A last label starting with a digit may make the host an IPv4 address (or invalid): WHATWG decides.
   if ((lastLabelFirst | 0x20) < 0x61 || (lastLabelFirst | 0x20) > 0x7a) return FALLBACK;
   let port = scheme === 'https' ? 443 : 80;
+  let badPort = false;
   if (i < n && s.charCodeAt(i) === 0x3a) {
     i++;
     const portStart = i;
@@ -159,14 +160,16 @@ function fastAuthority(s: string, start: number, scheme: 'http' | 'https', out: 
     }
     if (i - portStart > 5) return FALLBACK;
     // Port 0 cannot be connected to, so no robots.txt can be fetched for it (WHATWG accepts it).
-    if (value > 65535 || (value === 0 && i > portStart)) return BAD;
+    badPort = value > 65535 || (value === 0 && i > portStart);
     if (i > portStart) port = value;
   }
   if (i < n) {
     const c = s.charCodeAt(i);
     if (c === 0x5c) return BAD; // see plainAuthority
+    // Not the authority's end: what looked like host:port may be userinfo (`a:0@host`).
     if (c !== 0x2f && c !== 0x3f && c !== 0x23) return FALLBACK;
   }
+  if (badPort) return BAD;
   let host = s.slice(hostStart, hostEnd);
   if (upper) host = host.toLowerCase();
   if (host.includes('xn--')) return FALLBACK; // punycode must be validated

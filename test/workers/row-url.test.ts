@@ -112,6 +112,9 @@ describe('resolveRowUrl: absolute URLs', () => {
     expect(code('http://example.com:-1/a')).toBe('bad_url');
     expect(code('http://example.com:65535/a')).toBe('ok');
     expect(code('http://example.com:1/a')).toBe('ok');
+    // There the port-like text is userinfo: the host is `a`, on the default port.
+    expect(ok('http://a.:0@a/x').key).toBe('http://a');
+    expect(ok('http://a.:99999@a/x').key).toBe('http://a');
   });
 
   it('an authority not written as //host, or ended by a backslash, is bad_url: the reference would judge another path', () => {
