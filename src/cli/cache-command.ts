@@ -1,13 +1,15 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import type * as Maintenance from '../pipeline/cache/cache-maintenance.js';
 import type { CacheStats } from '../pipeline/cache/cache-maintenance.js';
 import type { CachedVersion } from '../pipeline/cache/cache-types.js';
 import type { PolicyCache } from '../pipeline/cache/policy-cache.js';
-import { type Options, resolveOptions } from '../pipeline/options.js';
+import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output-sink.js';
+import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, reportFatal } from './exit.js';
+import { numberOption } from './numeric-option.js';
 
 /** `robots-audit cache stats|show ORIGIN|export|prune --older-than DAYS`. */
 
@@ -134,12 +136,24 @@ async function prune(lib: Lib, options: Options): Promise<number> {
   }
 }
 
+const CACHE_OPTION: Record<string, YargsOption> = {
+  cache: { type: 'string', describe: 'SQLite policy cache file (default .robots-audit-cache.sqlite)' },
+};
+
 function sub(
   command: string,
   describe: string,
-  builder: (y: Argv) => Argv,
+  options: Record<string, YargsOption>,
   action: (lib: Lib, options: Options, argv: Args) => Promise<number>,
+  positional?: { name: string; describe: string },
 ): CommandModule<object, Args> {
+  const builder = (y: Argv) =>
+    (positional === undefined
+      ? y
+      : y.positional(positional.name, { type: 'string', describe: positional.describe })
+    )
+      .options(options)
+      .middleware(unknownOptionCheck([CACHE_OPTION, options], positional ? [positional.name] : []), true);
   return {
     command,
     describe,
@@ -161,61 +175,55 @@ function sub(
   };
 }
 
-const json = { json: { type: 'boolean', describe: 'Print JSON instead of text' } } as const;
+const json: Record<string, YargsOption> = {
+  json: { type: 'boolean', describe: 'Print JSON instead of text' },
+};
+
+const SUBCOMMANDS = [
+  sub(
+    'stats',
+    'Counts by outcome, freshness, versions, bodies, file size',
+    { ...json, 'max-age': numberOption('Seconds a policy counts as fresh', DEFAULTS.maxAge) },
+    stats,
+  ),
+  sub(
+    'show <origin>',
+    'Every stored version of an origin (or of every origin of a bare host), current body last',
+    json,
+    (lib, options, argv) => show(lib, options, String(argv.origin)),
+    { name: 'origin', describe: 'https://host[:port] or a bare host' },
+  ),
+  sub(
+    'export',
+    'Every version as JSON lines (bodies in base64)',
+    { output: { alias: 'o', type: 'string', describe: 'Output file, or - for stdout' } },
+    exportAll,
+  ),
+  sub(
+    'prune',
+    'Remove origins not confirmed and history versions ended more than DAYS ago',
+    { ...json, 'older-than': { ...numberOption('Age in days'), demandOption: true } },
+    prune,
+  ),
+];
 
 export const cacheCommand: CommandModule = {
   command: 'cache',
   describe: 'Inspect and maintain the policy cache: stats, show ORIGIN, export, prune',
   builder: (yargs: Argv) =>
-    yargs
-      .option('cache', {
-        type: 'string',
-        describe: 'SQLite policy cache file (default .robots-audit-cache.sqlite)',
-      })
-      .command(
-        sub(
-          'stats',
-          'Counts by outcome, freshness, versions, bodies, file size',
-          (y) =>
-            y.options({
-              ...json,
-              'max-age': { type: 'string', describe: 'Seconds a policy counts as fresh' },
-            }),
-          stats,
+    SUBCOMMANDS.reduce((y, command) => y.command(command), yargs.options(CACHE_OPTION))
+      .middleware(
+        unknownCommandCheck(
+          SUBCOMMANDS.map((c) => String(c.command).split(' ')[0]!),
+          ['cache'],
         ),
+        true,
       )
-      .command(
-        sub(
-          'show <origin>',
-          'Every stored version of an origin (or of every origin of a bare host), current body last',
-          (y) =>
-            y
-              .positional('origin', { type: 'string', describe: 'https://host[:port] or a bare host' })
-              .options(json),
-          (lib, options, argv) => show(lib, options, String(argv.origin)),
-        ),
-      )
-      .command(
-        sub(
-          'export',
-          'Every version as JSON lines (bodies in base64)',
-          (y) =>
-            y.options({ output: { alias: 'o', type: 'string', describe: 'Output file, or - for stdout' } }),
-          exportAll,
-        ),
-      )
-      .command(
-        sub(
-          'prune',
-          'Remove origins not confirmed and history versions ended more than DAYS ago',
-          (y) =>
-            y.options({
-              ...json,
-              'older-than': { type: 'string', demandOption: true, describe: 'Age in days' },
-            }),
-          prune,
-        ),
-      )
-      .demandCommand(1, 'Give a cache command: stats, show ORIGIN, export or prune --older-than DAYS'),
+      .demandCommand(1, 'Give a cache command: stats, show ORIGIN, export or prune --older-than DAYS')
+      .example([
+        ['$0 cache stats --cache crawl.sqlite', ''],
+        ['$0 cache show example.com --json', ''],
+        ['$0 cache prune --older-than 30', ''],
+      ]),
   handler: () => {},
 };

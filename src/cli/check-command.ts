@@ -1,9 +1,10 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { RobotsAuditError } from '../core/errors.js';
 import { parseRobotsTxt } from '../core/index.js';
 import type { Decision } from '../core/types.js';
 import { resolveOptions } from '../pipeline/options.js';
 import { readFileCapped } from '../pipeline/robots-dir-provider.js';
+import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, reportFatal } from './exit.js';
 
 interface CheckArgs {
@@ -71,6 +72,15 @@ async function run(argv: CheckArgs): Promise<number> {
   }
 }
 
+const CHECK_OPTIONS: Record<string, YargsOption> = {
+  robots: { type: 'string', demandOption: true, describe: 'The robots.txt file to check against' },
+  agent: {
+    type: 'string',
+    demandOption: true,
+    describe: "The crawler's product token (a /version is dropped)",
+  },
+};
+
 export const checkCommand: CommandModule<object, CheckArgs> = {
   command: 'check <urls..>',
   describe: 'Check URLs (or paths) against one robots.txt file for one agent; exit 1 if any is disallowed',
@@ -81,18 +91,12 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
         array: true,
         describe: 'Absolute URLs (http/https, any port) or paths',
       })
-      .options({
-        robots: { type: 'string', demandOption: true, describe: 'The robots.txt file to check against' },
-        agent: {
-          type: 'string',
-          demandOption: true,
-          describe: "The crawler's product token (a /version is dropped)",
-        },
-      })
-      .example(
-        '$0 check --robots robots.txt --agent Googlebot https://example.com/private/a /search?q=1',
-        '',
-      ) as Argv<CheckArgs>,
+      .options(CHECK_OPTIONS)
+      .middleware(unknownOptionCheck([CHECK_OPTIONS], ['urls']), true)
+      .example([
+        ['$0 check --robots robots.txt --agent Googlebot /cart /search?q=1', ''],
+        ['$0 check --robots robots.txt --agent Bingbot https://a.test/x', ''],
+      ]) as Argv<CheckArgs>,
   handler: async (argv) => {
     process.exitCode = await run(argv);
   },

@@ -1,9 +1,12 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { hasCode } from '../core/errors.js';
 import { runClassify } from '../pipeline/classify-thread.js';
+import { DEFAULTS } from '../pipeline/options.js';
 import { formatSummary } from '../pipeline/summary.js';
+import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
 import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions } from './fetch-command.js';
+import { numberOption } from './numeric-option.js';
 
 interface ClassifyArgs {
   input: string | boolean;
@@ -67,29 +70,37 @@ async function run(argv: ClassifyArgs): Promise<number> {
   }
 }
 
+const CLASSIFY_OPTIONS: Record<string, YargsOption> = {
+  output: { alias: 'o', type: 'string', describe: 'Output CSV (.gz compresses; default - = stdout)' },
+  agent: { type: 'string', array: true, describe: 'Crawler product token to judge (repeatable)' },
+  threads: numberOption('Worker threads for matching (one per available core)', DEFAULTS.threads),
+  'robots-dir': { type: 'string', describe: 'Read DIR/<host>.txt instead of fetching (no network)' },
+  offline: { type: 'boolean', describe: 'Use the policy cache only, never fetch' },
+  evidence: {
+    type: 'boolean',
+    describe: 'Add robots_url, fetched_at, robots_sha256, robots_truncated',
+  },
+  summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
+  progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
+  quiet: { type: 'boolean', describe: 'No progress line and no summary on stderr' },
+};
+
 export const classifyCommand: CommandModule<object, ClassifyArgs> = {
   command: 'classify <input>',
   describe: 'Write a verdict for every row of a CSV crawl log (INPUT file, .gz, or - for stdin)',
   builder: (yargs: Argv) =>
     yargs
       .positional('input', { type: 'string', describe: 'CSV with a header row and a url column, or -' })
-      .options({
-        output: { alias: 'o', type: 'string', describe: 'Output CSV (.gz compresses; default - = stdout)' },
-        agent: { type: 'string', array: true, describe: 'Crawler product token to judge (repeatable)' },
-        threads: { type: 'string', describe: 'Worker threads for matching (default: available cores)' },
-        'robots-dir': { type: 'string', describe: 'Read DIR/<host>.txt instead of fetching (no network)' },
-        offline: { type: 'boolean', describe: 'Use the policy cache only, never fetch' },
-        evidence: {
-          type: 'boolean',
-          describe: 'Add robots_url, fetched_at, robots_sha256, robots_truncated',
-        },
-        summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
-        progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
-        quiet: { type: 'boolean', describe: 'No progress line and no summary on stderr' },
-      })
+      .options(CLASSIFY_OPTIONS)
       .options(INPUT_OPTIONS)
       .options(NETWORK_OPTIONS)
-      .demandOption('agent', 'Give at least one --agent') as unknown as Argv<ClassifyArgs>,
+      .middleware(unknownOptionCheck([CLASSIFY_OPTIONS, INPUT_OPTIONS, NETWORK_OPTIONS], ['input']), true)
+      .demandOption('agent', 'Give at least one --agent')
+      .example([
+        ['$0 classify crawl.csv --agent Googlebot -o verdicts.csv', ''],
+        ['$0 classify crawl.csv.gz --agent Bingbot --robots-dir robots/', ''],
+        ['cat crawl.csv | $0 classify - --agent Googlebot --offline', ''],
+      ]) as unknown as Argv<ClassifyArgs>,
   handler: async (argv) => {
     process.exitCode = await run(argv);
   },

@@ -3,19 +3,21 @@ import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import type { WarmProgress, WarmSummary } from '../pipeline/fetch/warm-cache.js';
 import { openInput } from '../pipeline/input-source.js';
 import type { LivePolicyProvider } from '../pipeline/live-policy-provider.js';
-import { type Options, resolveOptions } from '../pipeline/options.js';
+import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output-sink.js';
+import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
+import { numberOption } from './numeric-option.js';
 
-/** Options of every command that fetches (fetch, classify): numbers as strings so errors show what was typed. */
+/** Options of every command that fetches (fetch, classify). */
 export const NETWORK_OPTIONS: Record<string, YargsOption> = {
   cache: { type: 'string', describe: 'SQLite policy cache file (default .robots-audit-cache.sqlite)' },
-  'max-age': { type: 'string', describe: 'Seconds a cached policy stays fresh (at most 86400)' },
-  timeout: { type: 'string', describe: 'Seconds per request: connect, headers and body together' },
-  concurrency: { type: 'string', describe: 'Fetches in flight at once' },
-  retries: { type: 'string', describe: 'Retries after a 429/5xx or a transient network failure' },
-  'max-retry-after': { type: 'string', describe: 'Longest Retry-After honoured, in seconds' },
-  'max-body': { type: 'string', describe: 'Decoded bytes of robots.txt kept (at least 512000)' },
+  'max-age': numberOption('Seconds a cached policy stays fresh (at most 86400)', DEFAULTS.maxAge),
+  timeout: numberOption('Seconds per request: connect, headers and body together', DEFAULTS.timeout),
+  concurrency: numberOption('Fetches in flight at once', DEFAULTS.concurrency),
+  retries: numberOption('Retries after a 429/5xx or a transient network failure', DEFAULTS.retries),
+  'max-retry-after': numberOption('Longest Retry-After honoured, in seconds', DEFAULTS.maxRetryAfter),
+  'max-body': numberOption('Decoded bytes of robots.txt kept (at least 512000)', DEFAULTS.maxBody),
   'http-user-agent': { type: 'string', describe: 'User-Agent header sent with each fetch' },
   resolve: {
     type: 'string',
@@ -168,6 +170,12 @@ async function run(argv: FetchArgs): Promise<number> {
   }
 }
 
+const FETCH_OPTIONS: Record<string, YargsOption> = {
+  progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
+  quiet: { type: 'boolean', describe: 'No progress line and no summary' },
+  summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
+};
+
 export const fetchCommand: CommandModule<object, FetchArgs> = {
   command: 'fetch <input>',
   describe: 'Fetch robots.txt for every origin in INPUT.csv (or - for stdin) into the policy cache',
@@ -176,11 +184,13 @@ export const fetchCommand: CommandModule<object, FetchArgs> = {
       .positional('input', { type: 'string', describe: 'CSV with a url column (and optionally host), or -' })
       .options(NETWORK_OPTIONS)
       .options(INPUT_OPTIONS)
-      .options({
-        progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
-        quiet: { type: 'boolean', describe: 'No progress line and no summary' },
-        summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
-      }) as unknown as Argv<FetchArgs>,
+      .options(FETCH_OPTIONS)
+      .middleware(unknownOptionCheck([NETWORK_OPTIONS, INPUT_OPTIONS, FETCH_OPTIONS], ['input']), true)
+      .example([
+        ['$0 fetch crawl.csv --concurrency 64 --timeout 5', ''],
+        ['zcat crawl.csv.gz | $0 fetch - --summary fetch.json', ''],
+        ['$0 fetch crawl.csv --cache shared.sqlite --max-age 3600', ''],
+      ]) as unknown as Argv<FetchArgs>,
   handler: async (argv) => {
     process.exitCode = await run(argv);
   },

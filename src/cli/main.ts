@@ -1,27 +1,44 @@
 #!/usr/bin/env node
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { hasCode } from '../core/errors.js';
 import { cacheCommand } from './cache-command.js';
 import { checkCommand } from './check-command.js';
 import { classifyCommand } from './classify-command.js';
-import { EXIT, quietOnClosedStdout } from './exit.js';
+import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
+import { EXIT, quietOnClosedStdout, reportFatal } from './exit.js';
 import { fetchCommand } from './fetch-command.js';
 
+const commandCheck = unknownCommandCheck(
+  [classifyCommand, checkCommand, fetchCommand, cacheCommand].map((c) => String(c.command).split(' ')[0]!),
+);
+const topOptionCheck = unknownOptionCheck([]);
+
 quietOnClosedStdout();
-// Each command sets process.exitCode itself; yargs only parses and dispatches.
-await yargs(hideBin(process.argv))
-  .scriptName('robots-audit')
-  .command(classifyCommand)
-  .command(checkCommand)
-  .command(fetchCommand)
-  .command(cacheCommand)
-  .demandCommand(1, 'Give a command: classify, check, fetch or cache')
-  .strict()
-  .help()
-  .version()
-  .fail((msg, err) => {
-    const line = (msg ?? err?.message ?? 'bad arguments').split('\n')[0];
-    process.stderr.write(`robots-audit: ${line} (see --help)\n`);
-    process.exit(EXIT.usage);
-  })
-  .parseAsync();
+try {
+  // Each command sets process.exitCode itself; yargs only parses and dispatches.
+  await yargs(hideBin(process.argv))
+    .scriptName('robots-audit')
+    .command(classifyCommand)
+    .command(checkCommand)
+    .command(fetchCommand)
+    .command(cacheCommand)
+    .middleware((argv) => {
+      commandCheck(argv);
+      if (argv._.length === 0) topOptionCheck(argv);
+    }, true)
+    .demandCommand(1, 'Give a command: classify, check, fetch or cache')
+    .strict()
+    .help()
+    .version()
+    .fail((msg, err) => {
+      const line = (msg ?? err?.message ?? 'bad arguments').split('\n')[0];
+      process.stderr.write(`robots-audit: ${line} (see --help)\n`);
+      process.exit(EXIT.usage);
+    })
+    .parseAsync();
+} catch (err) {
+  // The typo checks run as middleware, whose errors yargs passes through instead of to fail().
+  if (!hasCode(err, 'ERR_USAGE')) throw err;
+  process.exitCode = reportFatal(err);
+}

@@ -76,7 +76,7 @@ describe('robots-audit check', () => {
     [['check', '--robots', 'R', '--agent', 'A'], /Not enough non-option arguments/],
     [['check', '--robots', 'R', '--agent', '', '/x'], /Invalid option `agents`/],
     [['check', '--robots', 'R', '--agent', 'a', '--agent', 'b', '/x'], /exactly one --agent/],
-    [['check', '--robots', 'R', '--agent', 'a', '/x', '--bogus'], /Unknown argument/],
+    [['check', '--robots', 'R', '--agent', 'a', '/x', '--bogus'], /Unknown option --bogus/],
   ])('bad arguments %j print one line and exit 2', async (args, message) => {
     const r = await runCli(args.map((a) => (a === 'R' ? robots : a)));
     expect(r.code).toBe(2);
