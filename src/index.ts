@@ -1,5 +1,11 @@
 // The library's public surface. Layers: cli → pipeline → workers → core.
 
+export {
+  ERROR_CODES,
+  type ErrorCode,
+  POLICY_CODES,
+  type PolicyCode,
+} from './core/error-codes.js';
 export { hasCode, RobotsAuditError } from './core/errors.js';
 export * from './core/index.js';
 export { type ClassifyParams, type ClassifySummary, classify } from './pipeline/classify.js';
@@ -8,3 +14,4 @@ export { FETCH_ERROR_CODES, type FetchErrorCode } from './pipeline/fetch/error-c
 export type { FetchEvent, LivePolicyProvider, ProviderStats } from './pipeline/live-policy-provider.js';
 export { DEFAULTS, type Options, resolveOptions } from './pipeline/options.js';
 export type { Origin, Policy, PolicyOutcome, PolicyProvider } from './pipeline/policy.js';
+export { ROW_ERROR_CODES, type RowCode } from './workers/row-error-codes.js';

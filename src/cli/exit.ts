@@ -1,3 +1,4 @@
+import { type ErrorCode, isErrorCode } from '../core/error-codes.js';
 import { hasCode } from '../core/errors.js';
 
 /** Exit codes of the CLI. */
@@ -37,7 +38,11 @@ export function inputPath(arg: unknown): string {
   return arg === '' || arg === true ? '-' : String(arg);
 }
 
-const USAGE_CODES = new Set(['ERR_INVALID_OPTION', 'ERR_USAGE']);
+/** The exit code the CLI gives a fatal error with this code. */
+export function exitCodeFor(code: ErrorCode | undefined): number {
+  if (code === 'ERR_OUTPUT_CLOSED') return EXIT.brokenPipe;
+  return code === 'ERR_INVALID_OPTION' || code === 'ERR_USAGE' ? EXIT.usage : EXIT.fatal;
+}
 
 /** Prints one clear line for a fatal error (none for a closed output) and returns the exit code it deserves. */
 export function reportFatal(err: unknown): number {
@@ -45,8 +50,8 @@ export function reportFatal(err: unknown): number {
   if (hasCode(err, 'ERR_OUTPUT_CLOSED')) return EXIT.brokenPipe;
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`robots-audit: ${message.split('\n')[0]}\n`);
-  for (const code of USAGE_CODES) if (hasCode(err, code)) return EXIT.usage;
-  return EXIT.fatal;
+  const code = (err as { code?: unknown } | null)?.code;
+  return exitCodeFor(isErrorCode(code) ? code : undefined);
 }
 
 /**

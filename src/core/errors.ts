@@ -1,3 +1,5 @@
+import { type ErrorCode, type ForeignCode, isErrorCode } from './error-codes.js';
+
 /** Context carried by every robots-audit error; all fields optional. */
 export interface ErrorContext {
   line?: number;
@@ -13,14 +15,14 @@ export interface ErrorContext {
  * errors cross module copies and never cross the worker boundary (workers return plain data).
  */
 export class RobotsAuditError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly line?: number;
   readonly host?: string;
   readonly url?: string;
   readonly option?: string;
   readonly path?: string;
 
-  constructor(code: string, message: string, context: ErrorContext = {}) {
+  constructor(code: ErrorCode, message: string, context: ErrorContext = {}) {
     super(message, context.cause === undefined ? undefined : { cause: context.cause });
     this.name = 'RobotsAuditError';
     this.code = code;
@@ -32,26 +34,26 @@ export class RobotsAuditError extends Error {
   }
 }
 
-/** True when `err` is an error object carrying the given stable code. */
-export function hasCode(err: unknown, code: string): boolean {
+/** True when `err` is an error object carrying the given code (one of ours, or a catalogued Node/undici one). */
+export function hasCode(err: unknown, code: ErrorCode | ForeignCode): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
 }
 
 /** Plain-data form of a failure, safe to post across a worker boundary. */
 export interface Failure {
   ok: false;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 
-export function toFailure(err: unknown, fallbackCode = 'ERR_INTERNAL'): Failure {
+/** A failure as plain data; a code that is not one of ours (ENOENT, …) becomes `fallbackCode`, kept in the message. */
+export function toFailure(err: unknown, fallbackCode: ErrorCode = 'ERR_INTERNAL'): Failure {
   if (typeof err === 'object' && err !== null) {
     const e = err as { code?: unknown; message?: unknown };
-    return {
-      ok: false,
-      code: typeof e.code === 'string' ? e.code : fallbackCode,
-      message: typeof e.message === 'string' ? e.message : String(err),
-    };
+    const message = typeof e.message === 'string' ? e.message : String(err);
+    if (isErrorCode(e.code)) return { ok: false, code: e.code, message };
+    const foreign = typeof e.code === 'string' ? `${e.code}: ` : '';
+    return { ok: false, code: fallbackCode, message: `${foreign}${message}` };
   }
   return { ok: false, code: fallbackCode, message: String(err) };
 }

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { hasCode, RobotsAuditError } from '../core/errors.js';
+import { type Failure, hasCode, RobotsAuditError } from '../core/errors.js';
 import { type ClassifyParams, type ClassifySummary, classify } from './classify.js';
 import { resolveOutputTarget } from './output-target.js';
 import { builtFile } from './worker-pool.js';
@@ -16,9 +16,7 @@ export const COORDINATOR_LIMITS = Object.freeze({ maxYoungGenerationSizeMb: 8, m
 const EXIT_GRACE_MS = 5000;
 
 /** Messages of the coordinator thread: its one result, as plain data. */
-export type CoordinatorReply =
-  | { ok: true; summary: ClassifySummary }
-  | { ok: false; code: string; message: string };
+export type CoordinatorReply = { ok: true; summary: ClassifySummary } | Failure;
 
 /** What the coordinator thread starts with: the params, and the terminal its stderr lands on, if any. */
 export interface CoordinatorData {

@@ -26,8 +26,7 @@ try {
     summary: await classify({ ...params, signal: controller.signal }),
   };
 } catch (err) {
-  const { code, message } = toFailure(err);
-  reply = { ok: false, code, message };
+  reply = toFailure(err);
 }
 port.postMessage(reply);
 // Without a listener the port no longer holds the thread open, so it ends once its work has.

@@ -1,3 +1,4 @@
+import type { PolicyCode } from '../core/error-codes.js';
 import { Lru } from '../workers/lru.js';
 import type { PolicyRequest, PolicyTally, WirePolicy } from '../workers/protocol.js';
 import type { Origin, Policy, PolicyOutcome, PolicyProvider } from './policy.js';
@@ -101,10 +102,9 @@ export class PolicyBroker {
       s.sources[policy.source] = (s.sources[policy.source] ?? 0) + 1;
       wire = toWire(key, policy);
     } catch (err) {
+      const uncoded: PolicyCode = 'ERR_PROVIDER';
       const code =
-        typeof (err as { code?: unknown })?.code === 'string'
-          ? (err as { code: string }).code
-          : 'ERR_PROVIDER';
+        typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : uncoded;
       s.failures[code] = (s.failures[code] ?? 0) + 1;
       s.outcomes.unreachable++;
       wire = {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { hasCode, RobotsAuditError } from '../core/errors.js';
+import { type Failure, hasCode, RobotsAuditError } from '../core/errors.js';
 import { PortLink } from '../workers/port-link.js';
 import type {
   BatchResult,
@@ -36,7 +36,7 @@ export type PolicyResolver = (req: PolicyRequest) => Promise<WirePolicy[]>;
 
 type Reply =
   | { ok: true; result?: BatchResult; stats?: BatchStats; spare?: ArrayBuffer | null }
-  | { ok: false; failure: { code: string; message: string } };
+  | { ok: false; failure: Failure };
 
 function unwrap(reply: Reply): Reply & { ok: true } {
   if (!reply.ok) throw new RobotsAuditError(reply.failure.code, `worker failed: ${reply.failure.message}`);

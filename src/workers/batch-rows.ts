@@ -3,6 +3,7 @@ import { formatRecord, quoteField } from './csv-quote.js';
 import type { FieldSplitter } from './field-split.js';
 import type { OriginEntry } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
+import type { RowCode } from './row-error-codes.js';
 
 const NON_ASCII = /[\u0080-\u00ff]/g;
 
@@ -37,7 +38,7 @@ export class BatchRows {
   readonly entries: (OriginEntry | null)[] = [];
   readonly paths: string[] = [];
   /** Why the row is invalid_input, or null. */
-  readonly codes: (string | null)[] = [];
+  readonly codes: (RowCode | null)[] = [];
   /** Origin key the row waits for (its policy was asked for), or null. */
   readonly pendingKeys: (string | null)[] = [];
   /** Rows whose output is not the input record verbatim (latin1 text of their bytes). */

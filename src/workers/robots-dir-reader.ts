@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { PolicyCode } from '../core/error-codes.js';
 import { readCapped } from './capped-file.js';
 import { DirNames } from './dir-names.js';
 import type { PolicyRequest, PolicyTally, WirePolicy } from './protocol.js';
@@ -76,7 +77,7 @@ export function readRobotsFile(root: string, origin: RowOrigin, names?: DirNames
 }
 
 /** The error code of a file that exists but cannot be read. */
-export const ERR_ROBOTS_FILE = 'ERR_ROBOTS_FILE';
+export const ERR_ROBOTS_FILE: PolicyCode = 'ERR_ROBOTS_FILE';
 
 /** What a read means as a policy: the fields the pipeline's directory provider and the wire share. */
 export interface DirPolicy {

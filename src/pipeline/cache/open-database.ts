@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { isErrorCode } from '../../core/error-codes.js';
 import { RobotsAuditError } from '../../core/errors.js';
 import { migrate } from './schema.js';
 
@@ -31,12 +32,7 @@ export function openDatabase(path: string, { mustExist = false } = {}): Database
     return db;
   } catch (err) {
     db?.close();
-    if (
-      typeof (err as { code?: unknown }).code === 'string' &&
-      (err as { code: string }).code.startsWith('ERR_')
-    ) {
-      throw err;
-    }
+    if (isErrorCode((err as { code?: unknown }).code)) throw err;
     throw new RobotsAuditError('ERR_CACHE_OPEN', `Cannot open cache ${path}: ${(err as Error).message}`, {
       path,
       cause: err,

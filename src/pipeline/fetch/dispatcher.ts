@@ -51,8 +51,9 @@ export interface FetchDispatcher {
 /**
  * Closing a connection with an error whose stack is already captured: Node reads `err.stack` on every
  * destroy, and a fresh undici error per origin (its default) costs more than the rest of the close.
+ * No code: a request still on it would read it as any uncoded network failure (ERR_NETWORK).
  */
-const RELEASED = Object.assign(new Error('robots-audit: connection released'), { code: 'ERR_RELEASED' });
+const RELEASED = new Error('robots-audit: connection released');
 void RELEASED.stack;
 const ignore = () => {};
 

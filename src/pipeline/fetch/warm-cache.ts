@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { RobotsAuditError } from '../../core/errors.js';
+import type { RowCode } from '../../workers/row-error-codes.js';
 import { resolveRowUrl } from '../../workers/row-url.js';
 import { MAX_PENDING_BYTES } from '../batcher.js';
 import { bomLength, excelSeparator, findColumn, shownColumn } from '../header.js';
@@ -117,7 +118,7 @@ export async function warmCache(
   );
   rest.on('error', (err) => parser.destroy(err));
   const badRowCodes: Record<string, number> = {};
-  const bad = (code: string) => {
+  const bad = (code: RowCode) => {
     progress.badRows++;
     badRowCodes[code] = (badRowCodes[code] ?? 0) + 1;
   };
