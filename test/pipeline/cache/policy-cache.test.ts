@@ -64,7 +64,13 @@ describe('opening', () => {
     const db = new Database(path);
     db.prepare('UPDATE schema_version SET version = ?').run(SCHEMA_VERSION + 1);
     db.close();
-    expect(() => new PolicyCache(path)).toThrow(/newer than this robots-audit understands/);
+    // ERR_CACHE_VERSION as thrown, not wrapped as ERR_CACHE_OPEN by the open's catch.
+    expect(() => new PolicyCache(path)).toThrow(
+      expect.objectContaining({
+        code: 'ERR_CACHE_VERSION',
+        message: expect.stringMatching(/newer than this robots-audit understands/),
+      }),
+    );
   });
 
   it('refuses a file that is not SQLite with ERR_CACHE_OPEN', () => {
