@@ -89,6 +89,14 @@ describe('README Error codes: every catalogued code is documented, and only thos
     expectSameCodes('Row codes', Object.keys(ROW_ERROR_CODES));
   });
 
+  it('every ERR_ code README names anywhere is catalogued', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const known = new Set([...Object.keys(ERROR_CODES), ...Object.keys(POLICY_CODES), ...FETCH_ERROR_CODES]);
+    const named = new Set(readme.match(/\bERR_[A-Z0-9_]*[A-Z0-9]\b/g) ?? []);
+    expect(named.size, 'the scan finds the codes README names').toBeGreaterThan(20);
+    expect([...named].filter((c) => !known.has(c))).toEqual([]);
+  });
+
   it('every catalogued meaning is one line of text', () => {
     for (const catalog of [ERROR_CODES, POLICY_CODES, FOREIGN_CODES, ROW_ERROR_CODES]) {
       for (const [code, meaning] of Object.entries(catalog)) {
