@@ -288,11 +288,32 @@ export class OriginStore {
     return text;
   }
 
+  /**
+   * The origin's entry if another unit installed it meanwhile (as `find`), else `p` installed: one
+   * lookup of the host's chain, where `find` then `install` made three on every new origin.
+   */
+  findOrInstall(
+    p: WirePolicy,
+    origin: { scheme: 'http' | 'https'; host: string; port: number },
+    stamp: number,
+  ): OriginEntry {
+    const head = this.byHost.get(origin.host);
+    let e = head;
+    while (e !== undefined && (e.port !== origin.port || e.scheme !== origin.scheme)) e = e.next;
+    if (e !== undefined && (e.slot === null || e.slot.rules !== null)) {
+      if (e.used < stamp) e.used = stamp;
+      if (e.slot !== null && e.slot.used < stamp) e.slot.used = stamp;
+      return e;
+    }
+    return this.install(p, origin, stamp, head);
+  }
+
   /** Installs a policy received from the coordinator; returns its entry (stamped for this batch). */
   install(
     p: WirePolicy,
     origin: { scheme: 'http' | 'https'; host: string; port: number },
     stamp: number,
+    head: OriginEntry | undefined = this.byHost.get(origin.host),
   ): OriginEntry {
     const agents = this.config.agents;
     let slot: CompiledSlot | null = null;
@@ -332,7 +353,7 @@ export class OriginStore {
       served: 0,
     };
     if (fixedVerdict >= 0 && fixed === null) entry.full[0] = this.fixedText(fixedVerdict, tail);
-    entry.next = this.unlinked(this.byHost.get(host), origin);
+    entry.next = this.unlinked(head, origin);
     this.byHost.set(host, entry);
     this.origins++;
     if (this.origins > this.originsEvictAt) this.evictOrigins();

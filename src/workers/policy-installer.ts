@@ -71,7 +71,7 @@ export class PolicyInstaller {
       for (let k = 0; k < n; k++) {
         const o = origins[k]!;
         const p = lists.get(from[k]!)![at[k]!]!;
-        out[k] = this.store.find(o.scheme, o.host, o.port, stamp) ?? this.store.install(p, o, stamp);
+        out[k] = this.store.findOrInstall(p, o, stamp);
       }
       return out;
     } finally {
