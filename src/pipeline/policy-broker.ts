@@ -39,6 +39,8 @@ export interface BrokerStats {
   sources: Record<string, number>;
   /** Provider failures turned into unreachable policies, by code. */
   failures: Record<string, number>;
+  /** Unreachable answers by cause: the error code (`ERR_DNS`, …), or `HTTP <status>` for a 5xx or 429. */
+  unreachableBy: Record<string, number>;
   resolved: number;
   inFlight: number;
   /** Wall milliseconds during which at least one provider call was in flight. */
@@ -57,6 +59,7 @@ export class PolicyBroker {
     outcomes: { parsed: 0, unavailable: 0, unreachable: 0, not_cached: 0 },
     sources: {},
     failures: {},
+    unreachableBy: {},
     resolved: 0,
     inFlight: 0,
     fetchMs: 0,
@@ -72,9 +75,16 @@ export class PolicyBroker {
     s.outcomes.parsed += t.parsed;
     s.outcomes.unavailable += t.unavailable;
     s.outcomes.unreachable += t.unreachable;
+    // A robots-dir origin is unreachable only when its file exists but cannot be read.
+    if (t.unreachable > 0) this.countUnreachable('ERR_ROBOTS_FILE', t.unreachable);
     if (t.file > 0) s.sources.file = (s.sources.file ?? 0) + t.file;
     if (t.missing > 0) s.sources.missing = (s.sources.missing ?? 0) + t.missing;
     s.fetchMs += t.ms;
+  }
+
+  private countUnreachable(cause: string, n = 1): void {
+    const by = this.stats.unreachableBy;
+    by[cause] = (by[cause] ?? 0) + n;
   }
 
   resolve(req: PolicyRequest): Promise<WirePolicy[]> {
@@ -100,6 +110,11 @@ export class PolicyBroker {
       const policy = await this.provider.get(origin);
       s.outcomes[policy.outcome]++;
       s.sources[policy.source] = (s.sources[policy.source] ?? 0) + 1;
+      if (policy.outcome === 'unreachable') {
+        this.countUnreachable(
+          policy.errorCode ?? (policy.status === null ? 'unknown' : `HTTP ${policy.status}`),
+        );
+      }
       wire = toWire(key, policy);
     } catch (err) {
       const uncoded: PolicyCode = 'ERR_PROVIDER';
@@ -107,6 +122,7 @@ export class PolicyBroker {
         typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : uncoded;
       s.failures[code] = (s.failures[code] ?? 0) + 1;
       s.outcomes.unreachable++;
+      this.countUnreachable(code);
       wire = {
         key,
         outcome: 'unreachable',

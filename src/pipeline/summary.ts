@@ -31,6 +31,8 @@ export interface ClassifySummary {
     byOutcome: Record<string, number>;
     bySource: Record<string, number>;
     failures: Record<string, number>;
+    /** Unreachable origins (disallow all) by cause: an error code, or `HTTP <status>`. */
+    unreachableBy: Record<string, number>;
   };
   topDisallowedHosts: Record<string, { origin: string; rows: number }[]>;
   topRules: Record<string, { origin: string; line: number; rule: string; rows: number }[]>;
@@ -131,6 +133,9 @@ export class SummaryBuilder {
         byOutcome: { ...ctx.broker.outcomes },
         bySource: { ...ctx.broker.sources },
         failures: { ...ctx.broker.failures },
+        unreachableBy: Object.fromEntries(
+          Object.entries(ctx.broker.unreachableBy).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
+        ),
       },
       topDisallowedHosts: byAgent((a) =>
         this.hosts[a]!.top(TOP).map((t) => ({ origin: t.item, rows: t.count })),
@@ -154,6 +159,21 @@ const num = (n: number) => n.toLocaleString('en-US');
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The short human summary printed on stderr. */
+/** Why origins were unreachable, and, when every fetched one was, what to do about it. */
+function unreachableLines(s: ClassifySummary): string[] {
+  const by = Object.entries(s.origins.unreachableBy ?? {});
+  if (by.length === 0) return [];
+  const lines = [`  unreachable origins (disallow all): ${by.map(([k, n]) => `${k} ${num(n)}`).join(' · ')}`];
+  const fetched = s.origins.bySource.fetch ?? 0;
+  const unreachable = s.origins.byOutcome.unreachable ?? 0;
+  if (fetched > 0 && unreachable >= s.origins.resolved) {
+    lines.push(
+      '  every origin fetched was unreachable: check the network (or --proxy), or judge from files (--robots-dir DIR) or from the cache (--offline). These failures are cached for --max-age (default 24 h): run with --max-age 0 to fetch again',
+    );
+  }
+  return lines;
+}
+
 export function formatSummary(s: ClassifySummary): string {
   const lines: string[] = [];
   lines.push(
@@ -169,6 +189,7 @@ export function formatSummary(s: ClassifySummary): string {
   lines.push(
     `  origins: ${num(s.origins.resolved)} resolved${out.length ? ` (${out.map(([k, n]) => `${k} ${num(n)}`).join(' · ')})` : ''}, ${num(s.origins.compiled)} rule sets compiled`,
   );
+  lines.push(...unreachableLines(s));
   lines.push(`  host mismatches: ${num(s.hostMismatch)} · blank lines: ${num(s.blankLines)}`);
   for (const agent of s.agents) {
     const hosts = s.topDisallowedHosts[agent]!.slice(0, 5);
