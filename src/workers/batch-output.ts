@@ -1,10 +1,11 @@
 import type { BatchRows } from './batch-rows.js';
 import type { ForeignResponse } from './foreign-rows.js';
 import { matchRow } from './match-row.js';
-import { bytesText, type OriginStore } from './origin-store.js';
+import type { OriginStore } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
 import { RowStats } from './row-stats.js';
 import { agentPart, tailPart, V_INVALID_INPUT } from './verdict-format.js';
+import { bytesText } from './verdict-texts.js';
 
 /** The verdict columns of an invalid row, per error code (latin1 text of UTF-8 bytes). */
 export class InvalidSuffixes {
