@@ -148,7 +148,7 @@ function judgeAll(look: ForeignLookup, store: OriginStore, agents: number): Fore
     const s = matchRow(store, e, paths[r]!, agents, classes, r * agents);
     pieces.push(s);
     lens[r] = s.length;
-    if (++e.served === ADOPT_AFTER_ROWS) {
+    if (!e.shared && ++e.served === ADOPT_AFTER_ROWS) {
       adopt.keys.push(e.key);
       adopt.origins.push({ scheme: e.scheme, host: e.host, port: e.port });
     }

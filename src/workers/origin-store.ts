@@ -1,5 +1,6 @@
 import { ownString } from '../core/bytes.js';
 import { type CompiledRules, compileRobotsTxt } from '../core/index.js';
+import { FixedOrigins } from './fixed-origins.js';
 import type { WirePolicy, WorkerConfig } from './protocol.js';
 import { RuleHits } from './rule-hits.js';
 import { stampCut } from './stamp-cut.js';
@@ -48,7 +49,12 @@ export interface OriginEntry {
   hitRules: CompiledRules[] | null;
   /** Rows judged for peers (see ADOPT_AFTER_ROWS). */
   served: number;
+  /** Stands for every origin with its fixed verdict and status (see FixedOrigins): never adopted or counted. */
+  shared: boolean;
 }
+
+/** Shared entries at most (ids of FixedOrigins); statuses beyond get entries of their own. */
+const MAX_SHARED_ENTRIES = 255;
 
 /**
  * A worker's memory of origins (bounded by count) and of compiled rule sets (bounded by estimated
@@ -69,6 +75,11 @@ export class OriginStore {
   private readonly noHits: RuleHits[];
   private readonly noCounts: number[];
   private readonly noParts: string[][] = [];
+  /** Origins with a fixed, uncounted verdict, by shared entry; null with evidence columns (a URL per origin). */
+  private readonly fixedOrigins: FixedOrigins | null;
+  private readonly sharedEntries: OriginEntry[] = [];
+  /** By the texts VerdictTexts shares per fixed verdict and status (one object each). */
+  private readonly sharedIds = new Map<object, number>();
   /** Parse+compile runs so far. */
   compiles = 0;
   /** Scans of the origins for ones to forget so far. */
@@ -88,6 +99,7 @@ export class OriginStore {
     this.compiledEvictAt = config.compiledBudget;
     this.noHits = config.agents.map(() => new RuleHits(0));
     this.noCounts = config.agents.map(() => 0);
+    this.fixedOrigins = config.evidence ? null : new FixedOrigins();
   }
 
   /** Entries and rule sets used at or after this stamp are never evicted. */
@@ -128,7 +140,10 @@ export class OriginStore {
   find(scheme: 'http' | 'https', host: string, port: number, stamp: number): OriginEntry | undefined {
     let e = this.byHost.get(host);
     while (e !== undefined && (e.port !== port || e.scheme !== scheme)) e = e.next;
-    if (e === undefined) return undefined;
+    if (e === undefined) {
+      const id = this.fixedOrigins?.get(scheme, host, port) ?? -1;
+      return id < 0 ? undefined : this.sharedEntries[id];
+    }
     if (e.used >= stamp) return e;
     const slot = e.slot;
     if (slot !== null) {
@@ -266,6 +281,19 @@ export class OriginStore {
     const texts = this.texts;
     const fixed =
       fixedVerdict >= 0 && !this.config.evidence ? texts.fixedTexts(p.status, fixedVerdict) : null;
+    if (fixed !== null && fixedVerdict !== V_DISALLOWED_UNREACHABLE) {
+      const id = this.sharedId(fixedVerdict, fixed);
+      if (id >= 0) {
+        // Held by the compact table instead: an entry of its own would shadow it.
+        const rest = this.unlinked(head, origin);
+        if (rest !== head) {
+          if (rest === undefined) this.byHost.delete(origin.host);
+          else this.byHost.set(origin.host, rest);
+        }
+        this.fixedOrigins!.set(origin.scheme, origin.host, origin.port, id);
+        return this.sharedEntries[id]!;
+      }
+    }
     const tail = fixed?.tail ?? texts.tailText(p.status, texts.evidenceOf(p));
     // The host is a slice of the batch text, and so may the key be (`--robots-dir` policies): copies keep
     // the batch from living as long as the origin. The host is then a slice of the key's copy.
@@ -294,6 +322,7 @@ export class OriginStore {
       ruleHits: slot === null ? this.noHits : agents.map((_, a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
       hitRules: null,
       served: 0,
+      shared: false,
     };
     if (fixedVerdict >= 0 && fixed === null) entry.full[0] = texts.fixedText(fixedVerdict, tail);
     entry.next = this.unlinked(head, origin);
@@ -301,6 +330,35 @@ export class OriginStore {
     this.origins++;
     if (this.origins > this.originsEvictAt) this.evictOrigins();
     return entry;
+  }
+
+  /** The id of the entry shared by origins with this fixed verdict and status, or -1 when there are too many. */
+  private sharedId(verdict: number, fixed: { tail: string; full: string[] }): number {
+    const known = this.sharedIds.get(fixed);
+    if (known !== undefined) return known;
+    if (this.sharedEntries.length === MAX_SHARED_ENTRIES) return -1;
+    const id = this.sharedEntries.length;
+    this.sharedEntries.push({
+      key: '',
+      scheme: 'http',
+      host: '',
+      port: 0,
+      next: undefined,
+      fixedVerdict: verdict,
+      slot: null,
+      used: 0,
+      dirty: false,
+      parts: this.noParts,
+      tail: fixed.tail,
+      full: fixed.full,
+      disallowed: this.noCounts,
+      ruleHits: this.noHits,
+      hitRules: null,
+      served: 0,
+      shared: true,
+    });
+    this.sharedIds.set(fixed, id);
+    return id;
   }
 
   /** The chain of a host without the entry of this origin, if it has one (one lookup per install). */

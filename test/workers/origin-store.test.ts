@@ -91,18 +91,59 @@ describe('OriginStore', () => {
 
   it('sends no origin to the report when its rows had nothing to count', () => {
     const store = new OriginStore(config());
-    const e = install(store, 'quiet.example', 1);
+    const e = install(store, 'quiet.example', 1, 'unavailable');
     expect(matchRow(store, e, '/', 1, new Uint8Array(1), 0)).toBe(',true,allowed_unavailable,,,missing,\n');
     expect(store.drainDirty()).toHaveLength(0);
   });
+
+  it('remembers origins without a robots.txt in its compact table, with no entry of their own', () => {
+    const store = new OriginStore(config({ originBudget: 100 }));
+    const base = usedAfterGc();
+    for (let i = 0; i < 100_000; i++) install(store, `no-file-${i}.example`, 1, 'unavailable');
+    expect(store.originCount).toBe(0);
+    expect(store.evictionPasses).toBe(0);
+    // Far less than an entry, a key and a host per origin (≈ 250 bytes each): the table is typed arrays.
+    expect(usedAfterGc() - base).toBeLessThan(12 * 1024 * 1024);
+    const e = store.find('https', 'no-file-99999.example', 443, 2);
+    expect(e).toBeDefined();
+    expect(matchRow(store, e!, '/x', 1, new Uint8Array(1), 0)).toBe(',true,allowed_unavailable,,,missing,\n');
+    expect(store.find('https', 'no-file-99999.example', 80, 2)).toBeUndefined();
+    expect(store.find('http', 'no-file-99999.example', 443, 2)).toBeUndefined();
+    expect(store.find('https', 'no-file-99999.exampl', 443, 2)).toBeUndefined();
+  });
+
+  it('judges an origin by its latest policy when it moves between the compact table and an entry', () => {
+    const store = new OriginStore(config());
+    const origin = { scheme: 'https' as const, host: 'moving.example', port: 443 };
+    install(store, 'moving.example', 1, 'unavailable');
+    const parsed = store.install(policy('User-agent: *\nDisallow: /\n'), origin, 2);
+    expect(store.find('https', 'moving.example', 443, 3)).toBe(parsed);
+    expect(store.originCount).toBe(1);
+    install(store, 'moving.example', 4, 'unavailable');
+    expect(store.originCount).toBe(0);
+    const e = store.find('https', 'moving.example', 443, 5)!;
+    expect(matchRow(store, e, '/x', 1, new Uint8Array(1), 0)).toBe(',true,allowed_unavailable,,,missing,\n');
+  });
+
+  it('keeps an entry per origin with evidence columns, which name each origin’s robots.txt', () => {
+    const store = new OriginStore(config({ evidence: true }));
+    const e = install(store, 'evident.example', 1, 'unavailable');
+    expect(store.originCount).toBe(1);
+    expect(matchRow(store, e, '/', 1, new Uint8Array(1), 0)).toContain('https://evident.example/robots.txt');
+  });
 });
 
-/** An origin with no robots.txt (a missing file), at `stamp`. */
-function install(store: OriginStore, host: string, stamp: number) {
+/** An origin with no robots.txt (a missing file), or one whose file cannot be read, at `stamp`. */
+function install(
+  store: OriginStore,
+  host: string,
+  stamp: number,
+  outcome: 'unavailable' | 'unreachable' = 'unreachable',
+) {
   const p: WirePolicy = {
     key: `https://${host}`,
-    outcome: 'unavailable',
-    status: 'missing',
+    outcome,
+    status: outcome === 'unavailable' ? 'missing' : 'ERR_ROBOTS_FILE',
     body: null,
     sha256: null,
     robotsUrl: `https://${host}/robots.txt`,

@@ -7,13 +7,14 @@ import { config } from './classify-fixtures.js';
 
 const origin = (host: string): RowOrigin => ({ scheme: 'https', host, port: 443 });
 
-function missing(key: string): WirePolicy {
+/** A parsed policy: an origin without a file has no entry of its own to compare. */
+function parsed(key: string): WirePolicy {
   return {
     key,
-    outcome: 'unavailable',
-    status: 'missing',
-    body: null,
-    sha256: null,
+    outcome: 'parsed',
+    status: '200',
+    body: new TextEncoder().encode('User-agent: *\nDisallow: /x\n'),
+    sha256: 'one-body',
     robotsUrl: `${key}/robots.txt`,
     fetchedAt: '',
     truncated: false,
@@ -27,7 +28,7 @@ describe('PolicyInstaller', () => {
     const answers: (() => void)[] = [];
     const fetch = (req: PolicyRequest) => {
       asked.push(req.keys);
-      return new Promise<WirePolicy[]>((resolve) => answers.push(() => resolve(req.keys.map(missing))));
+      return new Promise<WirePolicy[]>((resolve) => answers.push(() => resolve(req.keys.map(parsed))));
     };
     const a = [origin('a.example'), origin('b.example')];
     const b = [origin('b.example'), origin('c.example'), origin('a.example')];
@@ -43,7 +44,7 @@ describe('PolicyInstaller', () => {
     // Once answered, nothing is on its way: the same origins are asked again if needed.
     await installer.ensure([keyOf(origin('d.example'))], [origin('d.example')], 3, async (req) => {
       asked.push(req.keys);
-      return req.keys.map(missing);
+      return req.keys.map(parsed);
     });
     expect(asked).toHaveLength(3);
   });
