@@ -299,6 +299,11 @@ export class BatchClassifier {
       }
     }
     rows.paths[i] = slot.path;
+    const missing = this.store.probeMissing(slot.scheme, slot.host, slot.port);
+    if (missing !== undefined) {
+      rows.entries[i] = missing;
+      return;
+    }
     const origin: NeededOrigin = { scheme: slot.scheme, host: slot.host, port: slot.port, entry: null };
     const key = keyOf(origin);
     if (!scan.need.has(key)) scan.need.set(key, origin);

@@ -52,6 +52,8 @@ function init(task: InitTask): void {
       ]),
   };
   classifier = new BatchClassifier(config, affinity);
+  // Origins the directory has no file for are judged at once, without asking for a policy.
+  classifier.store.missingProbe = dir;
 }
 
 export default async function classifyTask(task: WorkerTask): Promise<unknown> {

@@ -78,9 +78,30 @@ export class DirNames {
 
   /** False only when no file of this name (in any letter case) was in the directory. */
   mayHold(name: string): boolean {
-    const table = this.table;
-    if (table === null) return true;
-    const h = hashName(name);
+    if (this.table === null) return true;
+    return this.holds(hashName(name));
+  }
+
+  /**
+   * `mayHold(head.slice(0, len) + suffix)` without building the name, for ASCII names (a host and
+   * `.txt`): the hash of an origin with no file was most of a frontier's cost once no stat was made.
+   */
+  mayHoldJoined(head: string, len: number, suffix: string): boolean {
+    if (this.table === null) return true;
+    let h = 0x811c9dc5;
+    for (let i = 0; i < len + suffix.length; i++) {
+      let c = i < len ? head.charCodeAt(i) : suffix.charCodeAt(i - len);
+      // Beyond ASCII, lowercasing is Unicode's: let toLowerCase do it.
+      if (c >= 0x80) return this.mayHold(head.slice(0, len) + suffix);
+      if (c >= 65 && c <= 90) c += 32;
+      h ^= c;
+      h = Math.imul(h, 0x01000193);
+    }
+    return this.holds(h >>> 0 || 1);
+  }
+
+  private holds(h: number): boolean {
+    const table = this.table!;
     for (let i = h & this.mask; table[i] !== 0; i = (i + 1) & this.mask) if (table[i] === h) return true;
     return false;
   }

@@ -53,6 +53,14 @@ export interface OriginEntry {
   shared: boolean;
 }
 
+/** Tells, without a request, that an origin has no robots.txt (a `--robots-dir` listing lacks its file). */
+export interface MissingProbe {
+  /** True (and counted by the probe as a policy read) when the origin surely has no robots.txt. */
+  missing(scheme: 'http' | 'https', host: string, port: number): boolean;
+  /** The status such an origin's policy has when read the usual way. */
+  readonly missingStatus: string;
+}
+
 /** Shared entries at most (ids of FixedOrigins); statuses beyond get entries of their own. */
 const MAX_SHARED_ENTRIES = 255;
 
@@ -80,6 +88,9 @@ export class OriginStore {
   private readonly sharedEntries: OriginEntry[] = [];
   /** By the texts VerdictTexts shares per fixed verdict and status (one object each). */
   private readonly sharedIds = new Map<object, number>();
+  /** Set by the worker under `--robots-dir`. */
+  missingProbe: MissingProbe | null = null;
+  private missingId = -2;
   /** Parse+compile runs so far. */
   compiles = 0;
   /** Scans of the origins for ones to forget so far. */
@@ -155,6 +166,22 @@ export class OriginStore {
     }
     e.used = stamp;
     return e;
+  }
+
+  /**
+   * The shared entry of an origin the probe knows has no robots.txt (remembered from now on), or
+   * undefined: ask for its policy as usual. Call after `find` missed.
+   */
+  probeMissing(scheme: 'http' | 'https', host: string, port: number): OriginEntry | undefined {
+    const probe = this.missingProbe;
+    if (probe === null || this.fixedOrigins === null) return undefined;
+    if (this.missingId === -2) {
+      const texts = this.texts.fixedTexts(probe.missingStatus, V_ALLOWED_UNAVAILABLE);
+      this.missingId = this.sharedId(V_ALLOWED_UNAVAILABLE, texts);
+    }
+    if (this.missingId < 0 || !probe.missing(scheme, host, port)) return undefined;
+    this.fixedOrigins.set(scheme, host, port, this.missingId);
+    return this.sharedEntries[this.missingId];
   }
 
   /** Marks an origin as having counters to report. */

@@ -23,6 +23,17 @@ export function robotsFileName(origin: RowOrigin): string {
   return origin.port === def ? `${host}.txt` : `${host}_${origin.port}.txt`;
 }
 
+/**
+ * True when the directory surely holds no file for the origin (`readRobotsFile` would say "missing"),
+ * found without building the file name; false: read it to know.
+ */
+export function surelyNoFile(scheme: 'http' | 'https', host: string, port: number, names: DirNames): boolean {
+  if (host.includes('/') || host.includes('\\') || host.includes('\0')) return true;
+  const len = host.endsWith('.') ? host.length - 1 : host.length;
+  const suffix = port === (scheme === 'https' ? 443 : 80) ? '.txt' : `_${port}.txt`;
+  return !names.mayHoldJoined(host, len, suffix);
+}
+
 /** Hosts come from untrusted input: never let one name a path outside the directory. */
 function safeName(name: string): boolean {
   return !name.includes('/') && !name.includes('\\') && !name.includes('\0');
@@ -92,6 +103,9 @@ export interface DirPolicy {
   truncated: boolean;
 }
 
+/** How stale the directory listing may get while origins are looked up without a request (ms). */
+const REFRESH_MS = 50;
+
 /** One instance: on a frontier of distinct hosts nearly every origin has no file. */
 const MISSING_POLICY: DirPolicy = Object.freeze({
   outcome: 'unavailable',
@@ -159,6 +173,9 @@ export function emptyTally(): PolicyTally {
 export class DirPolicySource {
   private tally = emptyTally();
   private readonly names: DirNames;
+  /** When the listing was last checked for changes (performance.now()). */
+  private refreshedAt = 0;
+  readonly missingStatus = MISSING_POLICY.source;
 
   constructor(private readonly root: string) {
     this.names = new DirNames(root);
@@ -167,7 +184,7 @@ export class DirPolicySource {
   fetch(req: PolicyRequest): WirePolicy[] {
     const t0 = performance.now();
     const at = new Date().toISOString();
-    this.names.refresh();
+    this.refresh();
     const t = req.adopt === true ? null : this.tally;
     const out = req.origins.map((o, i) => {
       const p = dirPolicy(readRobotsFile(this.root, o, this.names));
@@ -181,6 +198,26 @@ export class DirPolicySource {
     });
     if (t !== null) t.ms += performance.now() - t0;
     return out;
+  }
+
+  private refresh(): void {
+    this.names.refresh();
+    this.refreshedAt = performance.now();
+  }
+
+  /**
+   * True (and counted as a read of a missing file) when the directory surely has no file for the
+   * origin: its policy is then "no robots.txt" without a request, a read or a policy object. The
+   * listing is checked for changes as often as a batch asks for policies.
+   */
+  missing(scheme: 'http' | 'https', host: string, port: number): boolean {
+    if (performance.now() - this.refreshedAt > REFRESH_MS) this.refresh();
+    if (!surelyNoFile(scheme, host, port, this.names)) return false;
+    const t = this.tally;
+    t.resolved++;
+    t.unavailable++;
+    t.missing++;
+    return true;
   }
 
   /** The reads counted since the last call, or null when there were none. */

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DirNames } from '../../src/workers/dir-names.js';
 
@@ -44,5 +45,33 @@ describe('DirNames', () => {
       chmodSync(path.join(dir, 'locked'), 0o700);
     }
     expect(new DirNames(path.join(dir, 'absent')).mayHold('any.example.txt')).toBe(true);
+  });
+
+  it('gives the same answer for a name built from parts as for the whole name, in any letter case', () => {
+    const names = ['a.example.txt', 'Ä-host.example.txt', 'xn--bcher-kva.de_8080.txt', 'İ.example.txt'];
+    const held = new DirNames(dirWith(names));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.constantFrom(
+            'a.example',
+            'A.EXAMPLE',
+            'ä-host.example',
+            'Ä-HOST.example',
+            'xn--bcher-kva.de',
+            'i̇.example',
+          ),
+          fc.string({ maxLength: 12 }),
+        ),
+        fc.constantFrom('.txt', '_8080.txt', '_1.txt', '.TXT'),
+        fc.nat(3),
+        (head, suffix, cut) => {
+          const len = Math.max(0, head.length - cut);
+          expect(held.mayHoldJoined(head, len, suffix)).toBe(held.mayHold(head.slice(0, len) + suffix));
+        },
+      ),
+    );
+    expect(held.mayHoldJoined('A.Example.', 9, '.txt')).toBe(true);
+    expect(held.mayHoldJoined('b.example', 9, '.txt')).toBe(false);
   });
 });

@@ -1,7 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matchRow } from '../../src/workers/match-row.js';
 import { OriginStore } from '../../src/workers/origin-store.js';
 import type { WirePolicy } from '../../src/workers/protocol.js';
+import { DirPolicySource } from '../../src/workers/robots-dir-reader.js';
 import { usedAfterGc } from '../helpers/heap.js';
 import { config } from './classify-fixtures.js';
 
@@ -123,6 +127,27 @@ describe('OriginStore', () => {
     expect(store.originCount).toBe(0);
     const e = store.find('https', 'moving.example', 443, 5)!;
     expect(matchRow(store, e, '/x', 1, new Uint8Array(1), 0)).toBe(',true,allowed_unavailable,,,missing,\n');
+  });
+
+  it('judges an origin its directory has no file for without a policy request, as a read would', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ra-store-probe-'));
+    writeFileSync(path.join(root, 'has.example.txt'), 'User-agent: *\nDisallow: /\n');
+    const store = new OriginStore(config());
+    const source = new DirPolicySource(root);
+    store.missingProbe = source;
+    expect(store.probeMissing('https', 'has.example', 443)).toBeUndefined();
+    const e = store.probeMissing('https', 'none.example', 443)!;
+    const read = store.install(
+      source.fetch({
+        keys: ['https://other.example'],
+        origins: [{ scheme: 'https', host: 'other.example', port: 443 }],
+      })[0]!,
+      { scheme: 'https', host: 'other.example', port: 443 },
+      1,
+    );
+    expect(e).toBe(read);
+    expect(store.find('https', 'none.example', 443, 2)).toBe(e);
+    expect(source.take()).toMatchObject({ resolved: 2, unavailable: 2, missing: 2 });
   });
 
   it('keeps an entry per origin with evidence columns, which name each origin’s robots.txt', () => {

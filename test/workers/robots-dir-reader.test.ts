@@ -108,4 +108,26 @@ describe('robots-dir reader (the workers read policy files themselves)', () => {
     writeFileSync(path.join(own, 'late.example.txt'), 'User-agent: *\nDisallow: /\n');
     expect(source.fetch({ keys: [keyOf(late)], origins: [late] })[0]!.outcome).toBe('parsed');
   });
+
+  it('says an origin surely has no file exactly when a read would find none, counting it as one', () => {
+    const source = new DirPolicySource(dir);
+    for (const o of origins) {
+      const read = readRobotsFile(dir, o);
+      // "Surely none" is never wrong; and with no name colliding in this listing it is always said.
+      expect(source.missing(o.scheme, o.host, o.port), `${o.host}:${o.port}`).toBe(read.kind === 'missing');
+    }
+    const none = origins.filter((o) => readRobotsFile(dir, o).kind === 'missing').length;
+    expect(source.take()).toMatchObject({ resolved: none, unavailable: none, missing: none, file: 0 });
+    expect(source.missing('https', 'A.EXAMPLE.', 443)).toBe(false);
+    expect(source.missing('https', 'none.example.', 443)).toBe(true);
+  });
+
+  it('sees a file added during the run within its refresh interval', async () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'ra-dir-missing-'));
+    const source = new DirPolicySource(own);
+    expect(source.missing('https', 'late.example', 443)).toBe(true);
+    writeFileSync(path.join(own, 'late.example.txt'), 'User-agent: *\nDisallow: /\n');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(source.missing('https', 'late.example', 443)).toBe(false);
+  });
 });
