@@ -48,6 +48,8 @@ async function run(argv: ClassifyArgs): Promise<number> {
       offline: argv.offline,
       evidence: argv.evidence,
       summary: argv.summary,
+      header: argv.header,
+      columns: argv.columns,
       quiet,
       progress: !quiet && (argv.progress === true || process.stderr.isTTY === true),
       signal: controller.signal,
@@ -83,6 +85,14 @@ const CLASSIFY_OPTIONS: Record<string, YargsOption> = {
   summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
   progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
   quiet: { type: 'boolean', describe: 'No progress line and no summary on stderr' },
+  header: {
+    type: 'boolean',
+    describe: 'The input starts with a header row; --no-header: every line is a record (with --columns)',
+  },
+  columns: {
+    type: 'string',
+    describe: 'With --no-header: names of the input columns, comma-separated (host,url); no header written',
+  },
 };
 
 export const classifyCommand: CommandModule<object, ClassifyArgs> = {
@@ -100,6 +110,7 @@ export const classifyCommand: CommandModule<object, ClassifyArgs> = {
         ['$0 classify crawl.csv --agent Googlebot -o verdicts.csv', ''],
         ['$0 classify crawl.csv.gz --agent Bingbot --robots-dir robots/', ''],
         ['cat crawl.csv | $0 classify - --agent Googlebot --offline', ''],
+        ['tail -f urls.csv | $0 classify - --no-header --columns host,url --agent Googlebot', ''],
       ]) as unknown as Argv<ClassifyArgs>,
   handler: async (argv) => {
     process.exitCode = await run(argv);

@@ -7,6 +7,7 @@ import { Batcher } from './batcher.js';
 import { BufferPool } from './buffer-pool.js';
 import { type Header, HeaderReader } from './header.js';
 import { openInput } from './input-source.js';
+import { LineModeStart } from './line-mode.js';
 import { type Options, resolveOptions } from './options.js';
 import { OutputSink } from './output-sink.js';
 import type { PolicyProvider } from './policy.js';
@@ -30,8 +31,10 @@ const COMPILED_BUDGET_MIN = 32 * 1024 * 1024;
 const WORKER_ORIGIN_BUDGET = 50_000;
 /** On abort, the policy source gets this long to close before the run returns anyway. */
 const STOP_CLOSE_MS = 1000;
-/** Input idle this long: the records already read are classified without waiting for a full batch. */
-const IDLE_FLUSH_MS = 100;
+/** Records read wait at most this long for their batch to fill: a slow input's rows are not held back. */
+const HOLD_MS = 100;
+/** A batch in flight has settled, either way (writeOldest reads its outcome, in order). */
+const written = () => 'written' as const;
 
 export interface ClassifyParams extends Partial<Record<keyof Options, unknown>> {
   /** A file path (`.gz` or gzip content is decompressed), `-` for stdin, or a readable stream. */
@@ -107,8 +110,8 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       return r;
     };
 
-    // The header row: read until it is whole.
-    const headerReader = new HeaderReader(options);
+    // The header row: read until it is whole (in line mode, the columns are the options').
+    const headerReader = options.header ? new HeaderReader(options) : new LineModeStart(options);
     let header: Header | undefined;
     let eof = false;
     while (header === undefined) {
@@ -123,7 +126,11 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     }
     const d = header.delimiter;
     const extra = formatRecord(verdictColumns(agents, options.evidence), d);
-    await sink.write(Buffer.concat([header.preamble, header.raw, Buffer.from(`${d}${extra}${header.eol}`)]));
+    if (options.header) {
+      await sink.write(
+        Buffer.concat([header.preamble, header.raw, Buffer.from(`${d}${extra}${header.eol}`)]),
+      );
+    }
 
     const threads = Math.min(options.threads, 256);
     // Live fetching waits longer for policies: more batches per worker keep the CPU busy meanwhile
@@ -137,6 +144,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       columns: header.columns.length,
       scheme: options.scheme,
       eol: header.eol,
+      lineMode: !options.header,
       evidence: options.evidence,
       compiledBudget: Math.max(COMPILED_BUDGET_MIN, Math.floor(COMPILED_BUDGET_TOTAL / threads)),
       originBudget: WORKER_ORIGIN_BUDGET,
@@ -201,32 +209,44 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const writeReady = async () => {
       while (window.length > 0 && settled.has(window[0]!)) await writeOldest();
     };
+    /** When the oldest record the batcher holds was read (null when it holds none). */
+    let heldSince: number | null = null;
     const feed = async (bytes: Buffer) => {
       const c0 = performance.now();
       const batches = batcher.push(bytes);
       readingMs += performance.now() - c0;
       for (const b of batches) await submit(b);
+      // Counted from when reading resumes: time the output held reading back is not the input's.
+      if (batcher.pendingBytes === 0) heldSince = null;
+      else if (heldSince === null || batches.length > 0) heldSince = performance.now();
     };
     const rest = headerReader.rest();
     if (rest.length > 0) await feed(rest);
     while (!eof) {
-      // A slow input (a pipe) must not hold whole records back: when no bytes come for a while, the
-      // records already read go out as a (small) batch.
+      // A slow or trickling input (a pipe) must not hold records back: records read wait at most
+      // HOLD_MS for their batch to fill, and each finished batch is written as soon as it is done.
       const pending = next();
       let r: IteratorResult<Buffer>;
       for (;;) {
         let timer: NodeJS.Timeout | undefined;
-        const idle = new Promise<null>((resolve) => {
-          timer = setTimeout(() => resolve(null), IDLE_FLUSH_MS);
-        });
-        const got = await Promise.race([pending, idle]);
+        const waits: Promise<IteratorResult<Buffer> | 'cut' | 'written'>[] = [pending];
+        if (heldSince !== null) {
+          const due = Math.max(0, heldSince + HOLD_MS - performance.now());
+          waits.push(new Promise((resolve) => (timer = setTimeout(() => resolve('cut'), due))));
+        }
+        const head = window[0];
+        if (head !== undefined) waits.push(head.then(written, written));
+        const got = await Promise.race(waits);
         clearTimeout(timer);
-        if (got !== null) {
+        if (got === 'cut') {
+          for (const b of batcher.cutPending()) await submit(b);
+          // What is left is the start of a record: it waits for its line end, then HOLD_MS more.
+          heldSince = batcher.pendingBytes > 0 ? performance.now() : null;
+        } else if (got === 'written') await writeReady();
+        else {
           r = got;
           break;
         }
-        for (const b of batcher.cutPending()) await submit(b);
-        await writeReady();
       }
       if (r.done) break;
       await feed(r.value);

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { RobotsAuditError } from '../core/errors.js';
+import { checkLineMode, columnList } from './line-mode.js';
 
 /** RFC 9309 §2.5: a crawler must parse at least 500 KiB. */
 export const MIN_MAX_BODY_BYTES = 500 * 1024;
@@ -46,6 +47,10 @@ export interface Options {
   urlColumn: string;
   /** Column holding the host (`--host-column`); optional in the input. */
   hostColumn: string;
+  /** The input starts with a header row (`--no-header` sets false: line mode, with `columns`). */
+  header: boolean;
+  /** Names of the input's columns when it has no header row (`--columns host,url`). */
+  columns: string[] | undefined;
   /** Scheme for path-only URLs (`--scheme`). */
   scheme: 'http' | 'https';
   /** Output file, or `-` for stdout (`-o`/`--output`). */
@@ -84,6 +89,8 @@ export const DEFAULTS: Readonly<Options> = Object.freeze({
   delimiter: ',',
   urlColumn: 'url',
   hostColumn: 'host',
+  header: true,
+  columns: undefined,
   scheme: 'https',
   output: '-',
   evidence: false,
@@ -205,6 +212,8 @@ const VALIDATORS: Validators = {
   },
   urlColumn: (v) => text('urlColumn', v),
   hostColumn: (v) => text('hostColumn', v),
+  header: (v) => boolean('header', v),
+  columns: (v) => columnList(v),
   scheme: (v) => {
     if (v !== 'http' && v !== 'https') throw invalid('scheme', '"http" or "https"', v);
     return v;
@@ -239,5 +248,6 @@ export function resolveOptions(input: Partial<Record<keyof Options, unknown>> = 
       { option: 'offline' },
     );
   }
+  checkLineMode(options);
   return options;
 }

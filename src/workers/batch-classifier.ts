@@ -214,12 +214,13 @@ export class BatchClassifier {
       }
       const start = p;
       p = next;
-      if (kind === KIND_BLANK) {
+      if (kind === KIND_BLANK && cfg.lineMode !== true) {
         scan.blankLines++;
         continue;
       }
       const i = rows.add(start, contentEnd);
-      if (kind === KIND_MALFORMED) rows.malformed(i);
+      if (kind === KIND_BLANK) rows.blank(i);
+      else if (kind === KIND_MALFORMED) rows.malformed(i);
       else if (kind === KIND_QUOTED) quoted.push(i);
       else {
         const sp = this.splitter;

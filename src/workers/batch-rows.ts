@@ -163,6 +163,12 @@ export class BatchRows {
     this.rewrites.set(i, formatRecord(kept, d));
   }
 
+  /** An empty line in line mode: a row of empty fields, so that every input line has its output line. */
+  blank(i: number): void {
+    this.codes[i] = 'blank_line';
+    this.pads[i] = this.config.columns - 1;
+  }
+
   /** A record that cannot be split: its raw bytes in the first column, the other columns empty. */
   malformed(i: number): void {
     const d = this.config.delimiter;

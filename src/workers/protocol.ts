@@ -20,6 +20,8 @@ export interface WorkerConfig {
   scheme: 'http' | 'https';
   /** Line end of the output (the input header's). */
   eol: string;
+  /** Line mode (no header row): a blank line is a record, an `invalid_input` / `blank_line` row. */
+  lineMode?: boolean;
   evidence: boolean;
   /** Estimated bytes of compiled rule sets a worker keeps (LRU by body sha256). */
   compiledBudget: number;
