@@ -8,10 +8,10 @@ import type { PolicyCache } from '../pipeline/cache/policy-cache.js';
 import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output-sink.js';
 import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
-import { EXIT, reportFatal } from './exit.js';
+import { EXIT, reportFatal, signalExitCode, stopOnSignals } from './exit.js';
 import { numberOption } from './numeric-option.js';
 
-/** `robots-audit cache stats|show ORIGIN|export|prune --older-than DAYS`. */
+/** `robots-audit cache stats|show ORIGIN|export|prune --older-than DAYS|merge FILE... -o OUT`. */
 
 type Args = Record<string, unknown>;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -179,6 +179,45 @@ const json: Record<string, YargsOption> = {
   json: { type: 'boolean', describe: 'Print JSON instead of text' },
 };
 
+const MERGE_OPTIONS: Record<string, YargsOption> = {
+  ...json,
+  output: { alias: 'o', type: 'string', demandOption: true, describe: 'The merged cache file (a new file)' },
+};
+
+/** `cache merge A B … -o ALL`: every version of every origin of the inputs in one new cache file. */
+const mergeSub: CommandModule<object, Args> = {
+  command: 'merge <caches..>',
+  describe: 'Merge cache files into a new one: every version of every origin, each body once',
+  builder: ((y: Argv) =>
+    y
+      .positional('caches', { type: 'string', array: true, describe: 'Cache files to merge (read only)' })
+      .options(MERGE_OPTIONS)
+      .middleware(
+        unknownOptionCheck([CACHE_OPTION, MERGE_OPTIONS], ['caches']),
+        true,
+      )) as unknown as CommandModule<object, Args>['builder'],
+  handler: async (argv) => {
+    const stop = stopOnSignals();
+    try {
+      const { mergeCaches } = await import('../pipeline/cache/cache-merge.js');
+      const r = await mergeCaches((argv.caches as string[]).map(String), String(argv.output), {
+        signal: stop.signal,
+      });
+      process.stdout.write(
+        argv.json
+          ? `${JSON.stringify(r)}\n`
+          : `merged ${r.inputs} caches into ${r.output}: ${fmt(r.origins)} origins, ${fmt(r.versions)} versions, ${fmt(r.bodies)} bodies\n`,
+      );
+      process.exitCode = EXIT.ok;
+    } catch (err) {
+      const stoppedBy = stop.stoppedBy();
+      process.exitCode = stoppedBy === null ? reportFatal(err) : signalExitCode(stoppedBy);
+    } finally {
+      stop.dispose();
+    }
+  },
+};
+
 const SUBCOMMANDS = [
   sub(
     'stats',
@@ -205,11 +244,12 @@ const SUBCOMMANDS = [
     { ...json, 'older-than': { ...numberOption('Age in days'), demandOption: true } },
     prune,
   ),
+  mergeSub,
 ];
 
 export const cacheCommand: CommandModule = {
   command: 'cache',
-  describe: 'Inspect and maintain the policy cache: stats, show ORIGIN, export, prune',
+  describe: 'Inspect and maintain the policy cache: stats, show ORIGIN, export, prune, merge',
   builder: (yargs: Argv) =>
     SUBCOMMANDS.reduce((y, command) => y.command(command), yargs.options(CACHE_OPTION))
       .middleware(
@@ -219,11 +259,15 @@ export const cacheCommand: CommandModule = {
         ),
         true,
       )
-      .demandCommand(1, 'Give a cache command: stats, show ORIGIN, export or prune --older-than DAYS')
+      .demandCommand(
+        1,
+        'Give a cache command: stats, show ORIGIN, export, prune --older-than DAYS or merge FILE... -o OUT',
+      )
       .example([
         ['$0 cache stats --cache crawl.sqlite', ''],
         ['$0 cache show example.com --json', ''],
         ['$0 cache prune --older-than 30', ''],
+        ['$0 cache merge a.sqlite b.sqlite -o all.sqlite', ''],
       ]),
   handler: () => {},
 };

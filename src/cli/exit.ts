@@ -33,6 +33,22 @@ export function onStopSignals(handler: (signal: NodeJS.Signals) => void): () => 
   };
 }
 
+/** A command's stop switch: the first SIGINT/SIGTERM aborts `signal`, a second exits at once. */
+export function stopOnSignals(): {
+  signal: AbortSignal;
+  stoppedBy: () => NodeJS.Signals | null;
+  dispose: () => void;
+} {
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | null = null;
+  const dispose = onStopSignals((signal) => {
+    if (stoppedBy !== null) process.exit(signalExitCode(signal));
+    stoppedBy = signal;
+    controller.abort(signal);
+  });
+  return { signal: controller.signal, stoppedBy: () => stoppedBy, dispose };
+}
+
 /** The INPUT positional as a path: yargs hands a lone `-` over as '' or true, and both mean stdin. */
 export function inputPath(arg: unknown): string {
   return arg === '' || arg === true ? '-' : String(arg);

@@ -167,6 +167,54 @@ describe('cache prune', () => {
   });
 });
 
+describe('cache merge', () => {
+  /** A second cache, fetched by another run: one.test again (same current body) and a new origin. */
+  async function otherCache(): Promise<string> {
+    const other = join(tmp.dir, 'other.sqlite');
+    srv.set('three.test', ok(V1));
+    const input = `url\n${srv.origin('one.test')}/page\n${srv.origin('three.test')}/page\n`;
+    const r = await runCli(
+      ['fetch', '-', '--cache', other, '--resolve', '*=127.0.0.1', '--allow-private', '--retries', '0'],
+      { input },
+    );
+    expect(r.code).toBe(0);
+    return other;
+  }
+
+  it('writes a new cache with every origin of both, which the other cache commands read', async () => {
+    const other = await otherCache();
+    const all = join(tmp.dir, 'all.sqlite');
+    const r = await runCli(['cache', 'merge', cache, other, '-o', all, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ inputs: 2, origins: 5 });
+    const s = JSON.parse((await runCli(['cache', 'stats', '--cache', all, '--json'])).stdout);
+    expect(s).toMatchObject({ origins: 5, bodies: 2 });
+    const shown = await runCli(['cache', 'show', origin('one.test'), '--cache', all, '--json']);
+    const versions = JSON.parse(shown.stdout).versions as { validTo: number | null }[];
+    expect(versions.filter((v) => v.validTo === null)).toHaveLength(1);
+  });
+
+  it('bad uses are one line: no -o (exit 2), -o naming an input (exit 2), a newer cache (exit 3)', async () => {
+    const noOutput = await runCli(['cache', 'merge', cache]);
+    expect(noOutput.code).toBe(2);
+    expect(noOutput.stderr.trim().split('\n')).toHaveLength(1);
+    const over = await runCli(['cache', 'merge', cache, '-o', cache]);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toBe(
+      `robots-audit: -o ${cache} is one of the inputs: write the merged cache to a new file\n`,
+    );
+    const newer = join(tmp.dir, 'newer.sqlite');
+    const db = new Database(newer);
+    db.exec('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (7)');
+    db.close();
+    const r = await runCli(['cache', 'merge', cache, newer, '-o', join(tmp.dir, 'x.sqlite')]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^robots-audit: Cache .*newer\.sqlite has schema version 7, newer than/);
+    expect(existsSync(join(tmp.dir, 'x.sqlite'))).toBe(false);
+  });
+});
+
 describe('errors', () => {
   it('a cache file that does not exist: one line, exit 3, no file created', async () => {
     const missing = join(tmp.dir, 'missing.sqlite');

@@ -23,7 +23,8 @@ type Op =
       lastModified: string | null;
     };
 
-interface Row {
+/** A row of the versions table, with its body when joined. */
+export interface Row {
   id: number;
   origin: string;
   outcome: CachedVersion['outcome'];

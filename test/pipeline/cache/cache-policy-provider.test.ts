@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCachePolicyProvider } from '../../../src/pipeline/cache/cache-policy-provider.js';
 import type { Observation } from '../../../src/pipeline/cache/cache-types.js';
-import { PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
 import { resolveOptions } from '../../../src/pipeline/options.js';
 import { sha256, tempDir } from '../fetch/harness.js';
+import { observation, seedCache } from './cache-fixtures.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let path: string;
@@ -19,32 +19,13 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup());
 
 function seed(list: Observation[]): void {
-  const cache = new PolicyCache(path);
-  for (const o of list) {
-    cache.record(o);
-    cache.flush();
-  }
-  cache.close();
+  seedCache(path, list);
 }
 
 function obs(host: string, body: string | null, at: number, status = body === null ? 503 : 200): Observation {
-  const b = body === null ? null : Buffer.from(body);
-  return {
-    origin: `https://${host}`,
-    outcome: body === null ? (status >= 500 || status === 429 ? 'unreachable' : 'unavailable') : 'parsed',
-    robotsUrl: `https://${host}/robots.txt`,
-    finalUrl: `https://${host}/robots.txt`,
-    status,
-    errorCode: null,
-    body: b,
-    sha256: b === null ? null : sha256(b),
-    bytes: b?.length ?? 0,
-    truncated: false,
-    etag: null,
-    lastModified: null,
-    fetchedAt: at,
-    expiresAt: at + DAY,
-  };
+  const outcome =
+    body === null ? (status >= 500 || status === 429 ? 'unreachable' : 'unavailable') : 'parsed';
+  return observation(`https://${host}`, body, at, { status, outcome, expiresAt: at + DAY });
 }
 
 const origin = (host: string) => ({ scheme: 'https' as const, host, port: 443 });

@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Observation } from '../../../src/pipeline/cache/cache-types.js';
 import { BATCH_SIZE, PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
 import { SCHEMA_VERSION } from '../../../src/pipeline/cache/schema.js';
 import { sha256, tempDir } from '../fetch/harness.js';
+import { observation } from './cache-fixtures.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let path: string;
@@ -15,26 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => tmp.cleanup());
 
-function obs(origin: string, body: string | null, at: number, extra: Partial<Observation> = {}): Observation {
-  const bytes = body === null ? null : Buffer.from(body);
-  return {
-    origin,
-    outcome: body === null ? 'unreachable' : 'parsed',
-    robotsUrl: `${origin}/robots.txt`,
-    finalUrl: `${origin}/robots.txt`,
-    status: body === null ? 503 : 200,
-    errorCode: null,
-    body: bytes,
-    sha256: bytes === null ? null : sha256(bytes),
-    bytes: bytes?.length ?? 0,
-    truncated: false,
-    etag: null,
-    lastModified: null,
-    fetchedAt: at,
-    expiresAt: at + 1000,
-    ...extra,
-  };
-}
+const obs = observation;
 
 /** What another connection (another process) sees in the file right now. */
 function committed(): number {
