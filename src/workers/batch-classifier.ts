@@ -15,6 +15,7 @@ import { parseQuotedRecords } from './quoted-records.js';
 import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from './record-scanner.js';
 import { RowStats } from './row-stats.js';
 import { keyOf, newRowSlot, resolveRowInto } from './row-url.js';
+import { hostHash, OTHER_SHARD, plainUrlHostHash } from './shard.js';
 
 /**
  * Per-origin counters (top hosts, top rules) travel with a batch once this many input bytes have been
@@ -70,6 +71,9 @@ export class BatchClassifier {
   private compilesReported = 0;
   /** Input bytes classified since counters were last reported. */
   private unreportedBytes = 0;
+  /** `--shard K/N` as K - 1 and N (N = 1: every row is this run's). */
+  private readonly shardRest: number;
+  private readonly shardCount: number;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -78,6 +82,8 @@ export class BatchClassifier {
     this.store = new OriginStore(config);
     this.installer = new PolicyInstaller(this.store);
     this.invalid = new InvalidSuffixes(config);
+    this.shardRest = (config.shard?.index ?? 1) - 1;
+    this.shardCount = config.shard?.count ?? 1;
   }
 
   /** Starts a unit of work (a batch, or rows from a peer): what it uses is safe from eviction until end. */
@@ -131,16 +137,20 @@ export class BatchClassifier {
     return out;
   }
 
-  /** `into`: a buffer to write the output into when it is large enough. */
+  /**
+   * `into`: a buffer to write the output into when it is large enough. `recordBase` (with `rowNumber`):
+   * given the batch's record count, resolves with the number of records before the batch.
+   */
   async classify(
     bytes: Buffer,
     fetchPolicies: PolicyFetcher,
     into: ArrayBuffer | null = null,
+    recordBase?: (records: number) => Promise<number>,
   ): Promise<{ output: Buffer; stats: BatchStats }> {
     const stamp = this.begin();
     const rows = this.spareRows.pop() ?? new BatchRows(this.config);
     try {
-      return await this.run(rows, bytes, stamp, fetchPolicies, into);
+      return await this.run(rows, bytes, stamp, fetchPolicies, into, recordBase);
     } finally {
       rows.release();
       this.spareRows.push(rows);
@@ -159,9 +169,12 @@ export class BatchClassifier {
     stamp: number,
     fetchPolicies: PolicyFetcher,
     into: ArrayBuffer | null,
+    recordBase: ((records: number) => Promise<number>) | undefined,
   ): Promise<{ output: Buffer; stats: BatchStats }> {
     const t0 = performance.now();
     const scan = this.scan(rows, bytes, stamp);
+    // Asked at once: the batches before this one are scanned meanwhile, in any worker.
+    const base = recordBase?.(rows.count);
     // Ask the coordinator for unknown policies and the owners for their rows, all at once.
     const w0 = performance.now();
     const own = scan.need.size > 0 ? this.installNeeded(rows, scan.need, stamp, fetchPolicies) : null;
@@ -172,8 +185,9 @@ export class BatchClassifier {
     const responses = await Promise.all(answers);
     for (const r of responses) if (r !== null && r.adopt.keys.length > 0) this.adopt(r.adopt, fetchPolicies);
     const waited = own !== null || scan.foreign.some((f) => f !== null);
+    const first = base === undefined ? 0 : (await base) + 1;
     const policyWaitMs = waited ? performance.now() - w0 : 0;
-    const result = this.emit(rows, bytes.length, scan, responses, into);
+    const result = this.emit(rows, bytes.length, scan, responses, into, first);
     result.stats.policyWaitMs = policyWaitMs;
     result.stats.workMs = performance.now() - t0 - policyWaitMs;
     return result;
@@ -226,6 +240,14 @@ export class BatchClassifier {
         const sp = this.splitter;
         sp.split(start, contentEnd, cfg.urlIndex, cfg.hostIndex);
         if (!rows.fitPlain(i, sp.count, sp)) continue;
+        if (
+          this.shardCount > 1 &&
+          sp.aStart >= 0 &&
+          this.otherShard(plainUrlHostHash(text, sp.aStart, sp.aEnd))
+        ) {
+          rows.owners[i] = OTHER_SHARD; // dropped before its fields are even sliced
+          continue;
+        }
         this.judge(
           rows,
           scan,
@@ -276,6 +298,11 @@ export class BatchClassifier {
       rows.codes[i] = code;
       return;
     }
+    const hash = this.shardCount > 1 ? hostHash(slot.host) : -1;
+    if (hash >= 0 && this.otherShard(hash)) {
+      rows.owners[i] = OTHER_SHARD;
+      return;
+    }
     if (slot.hostMismatch) scan.hostMismatch++;
     const e = this.store.find(slot.scheme, slot.host, slot.port, stamp);
     if (e !== undefined) {
@@ -286,7 +313,8 @@ export class BatchClassifier {
     }
     const { self, threads } = this.affinity;
     if (threads > 1) {
-      const owner = ownerOf(slot.host, threads);
+      // A shard's hosts share their hash modulo N: the owner comes from the rest of the hash.
+      const owner = hash < 0 ? ownerOf(slot.host, threads) : Math.floor(hash / this.shardCount) % threads;
       if (owner !== self) {
         let toOwner = scan.foreign[owner];
         if (!toOwner) {
@@ -318,22 +346,40 @@ export class BatchClassifier {
     scan: BatchScan,
     responses: (ForeignResponse | null)[],
     into: ArrayBuffer | null,
+    firstNumber: number,
   ): { output: Buffer; stats: BatchStats } {
     const pieces: string[] = [];
-    const rowStats = writeRows(rows, responses, this.store, this.config, this.invalid, pieces);
+    // Rows with no host, blank lines among them, are shard 1's.
+    const keepInvalid = this.shardRest === 0;
+    const rowStats = writeRows(
+      rows,
+      responses,
+      this.store,
+      this.config,
+      this.invalid,
+      pieces,
+      firstNumber,
+      keepInvalid,
+    );
     this.unreportedBytes += inputBytes;
     const report =
       this.unreportedBytes >= REPORT_EVERY_BYTES ||
       this.store.dirtyCount >= this.config.originBudget * REPORT_SHARE_OF_ORIGINS;
     if (report) this.unreportedBytes = 0;
-    const stats = this.finish(rowStats, rows.count, report);
-    stats.blankLines = scan.blankLines;
+    const stats = this.finish(rowStats, rowStats.written, report);
+    stats.inputRecords = rows.count;
+    stats.blankLines = keepInvalid ? scan.blankLines : 0;
     stats.hostMismatch = scan.hostMismatch;
     const out = pieces.join('');
     const target =
       into !== null && into.byteLength >= out.length ? Buffer.from(into) : Buffer.allocUnsafeSlow(out.length);
     target.write(out, 0, 'latin1');
     return { output: target.subarray(0, out.length), stats };
+  }
+
+  /** Whether a host hash (-1: not known yet) is another shard's. */
+  private otherShard(hash: number): boolean {
+    return hash >= 0 && hash % this.shardCount !== this.shardRest;
   }
 
   private async installNeeded(

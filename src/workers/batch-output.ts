@@ -4,6 +4,7 @@ import { matchRow } from './match-row.js';
 import type { OriginStore } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
 import { RowStats } from './row-stats.js';
+import { OTHER_SHARD } from './shard.js';
 import { agentPart, tailPart, V_INVALID_INPUT } from './verdict-format.js';
 import { bytesText } from './verdict-texts.js';
 
@@ -29,7 +30,9 @@ export class InvalidSuffixes {
 
 /**
  * Pass 2 of a batch: every record (verbatim, padded or rewritten) followed by its verdict columns,
- * in input order, as latin1 text pieces; and the batch's verdict counts.
+ * in input order, as latin1 text pieces; and the batch's verdict counts. A shard skips the rows of
+ * other shards' hosts, and the invalid rows unless `keepInvalid`; `firstNumber` > 0 starts each row
+ * with its record number (the batch's first record is `firstNumber`).
  */
 export function writeRows(
   rows: BatchRows,
@@ -38,6 +41,8 @@ export function writeRows(
   config: WorkerConfig,
   invalid: InvalidSuffixes,
   pieces: string[],
+  firstNumber = 0,
+  keepInvalid = true,
 ): RowStats {
   const nAgents = config.agents.length;
   const d = config.delimiter;
@@ -53,19 +58,22 @@ export function writeRows(
     return at;
   });
   for (let i = 0; i < rows.count; i++) {
+    const owner = rows.owners[i]!;
+    const code = rows.codes[i];
+    if (owner === OTHER_SHARD || (code !== null && !keepInvalid)) continue;
+    stats.written++;
+    if (firstNumber > 0) pieces.push(`${firstNumber + i}${d}`);
     const rewrite = hasRewrites ? rows.rewrites.get(i) : undefined;
     if (rewrite !== undefined) pieces.push(rewrite);
     else {
       pieces.push(text.slice(rows.starts[i]!, rows.outEnds[i]!));
       if (rows.pads[i]! > 0) pieces.push(d.repeat(rows.pads[i]!));
     }
-    const code = rows.codes[i];
     if (code !== null) {
       pieces.push(invalid.get(code));
       stats.invalidRow(i, code);
       continue;
     }
-    const owner = rows.owners[i]!;
     if (owner >= 0) {
       const r = responses[owner]!;
       const at = textStarts[owner]!;

@@ -13,6 +13,7 @@ import type {
   BatchResult,
   InitTask,
   PolicyRequest,
+  RecordCount,
   WirePolicy,
   WorkerConfig,
   WorkerTask,
@@ -69,7 +70,13 @@ export default async function classifyTask(task: WorkerTask): Promise<unknown> {
       return { ok: true, stats };
     }
     const bytes = Buffer.from(task.buffer, 0, task.length);
-    const { output, stats } = await classifier.classify(bytes, fetchPolicies, task.output);
+    const seq = task.seq;
+    const recordBase =
+      seq === undefined
+        ? undefined
+        : (records: number) =>
+            coordinator!.request<number>({ kind: 'records', seq, records } satisfies RecordCount);
+    const { output, stats } = await classifier.classify(bytes, fetchPolicies, task.output, recordBase);
     stats.policies = dir?.take() ?? null;
     if (output.byteOffset !== 0) throw new Error('output buffer must start at offset 0');
     const result: BatchResult = {

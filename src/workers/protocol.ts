@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { Shard } from './shard.js';
 
 /**
  * Plain data crossing the thread boundary between the classify coordinator and its workers.
@@ -29,6 +30,10 @@ export interface WorkerConfig {
   originBudget: number;
   /** `--robots-dir` as an absolute path: workers read the policy files themselves. Else null. */
   robotsDir: string | null;
+  /** `--shard K/N`: only the rows of hosts in shard K are written and counted (absent: every row). */
+  shard?: Shard | null;
+  /** `--row-number`: each row starts with its 1-based record number in the whole input. */
+  rowNumber?: boolean;
 }
 
 /** First task of every worker: who it is, and its ports (to the coordinator, to each other worker). */
@@ -48,6 +53,8 @@ export interface BatchTask {
   length: number;
   /** A recycled buffer to write the verdicts into when large enough (else the worker allocates). */
   output: ArrayBuffer | null;
+  /** With `rowNumber`: the batch's place in the input (0, 1, 2, …), to ask for its first record number. */
+  seq?: number;
 }
 
 /** Last task of every worker: report the counters not reported yet. */
@@ -63,6 +70,16 @@ export interface PolicyRequest {
   origins: { scheme: 'http' | 'https'; host: string; port: number }[];
   /** For origins adopted from their owner (which already counted them). */
   adopt?: boolean;
+}
+
+/**
+ * Worker → coordinator with `rowNumber`: batch `seq` holds `records` records (blank lines excluded, rows
+ * of other shards included); the answer is the number of records in the batches before it.
+ */
+export interface RecordCount {
+  kind: 'records';
+  seq: number;
+  records: number;
 }
 
 /** Policy files a worker read under `--robots-dir` since its last report (for the summary). */
@@ -96,7 +113,10 @@ export interface WirePolicy {
 
 /** Per-batch figures, merged by the coordinator into the summary. */
 export interface BatchStats {
+  /** Rows written (this shard's). */
   records: number;
+  /** Records read, rows of other shards included: what record numbers count. */
+  inputRecords: number;
   blankLines: number;
   hostMismatch: number;
   /** [code, rows] */

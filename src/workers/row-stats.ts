@@ -10,6 +10,8 @@ export class RowStats {
   private readonly counts: Float64Array;
   private readonly invalid = new Map<string, number>();
   private readonly examples: [number, string][] = [];
+  /** Rows written (a shard skips the rows of other shards' hosts). */
+  written = 0;
 
   constructor(private readonly agents: number) {
     this.counts = new Float64Array(agents * NV);
@@ -46,6 +48,7 @@ export class RowStats {
     }
     return {
       records: rows,
+      inputRecords: rows,
       blankLines: 0,
       hostMismatch: 0,
       invalid: [...this.invalid],

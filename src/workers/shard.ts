@@ -1,0 +1,96 @@
+import { domainToASCII } from 'node:url';
+
+/**
+ * Host-sharded runs (`classify --shard K/N`): a shard keeps the rows whose host hashes to K, so N runs
+ * over the same input split its rows, and its origins, between them. Any tool can reproduce the key:
+ * FNV-1a 32-bit (offset basis 2166136261, prime 16777619) over the bytes of the canonical ASCII host
+ * (lower case, IDN in punycode, no trailing dot, an IPv6 literal with its brackets), modulo N, plus 1.
+ * Rows with no host (invalid rows, blank lines in line mode) belong to shard 1.
+ */
+export const SHARD_KEY = 'fnv1a32(host) mod N';
+
+/** This run's place among the shards: `index` is 1-based, 1 ≤ index ≤ count. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+const OFFSET_BASIS = 0x811c9dc5;
+const PRIME = 0x01000193;
+
+/** FNV-1a 32-bit of an ASCII string's chars, A-Z folded to lower case, up to `end`. */
+function fnvAscii(s: string, end: number): number {
+  let h = OFFSET_BASIS;
+  for (let i = 0; i < end; i++) {
+    const c = s.charCodeAt(i);
+    h ^= c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+    h = Math.imul(h, PRIME);
+  }
+  return h >>> 0;
+}
+
+/** The FNV-1a 32-bit hash of a host's canonical form (see SHARD_KEY), as an unsigned integer. */
+export function hostHash(host: string): number {
+  let s = host;
+  if (/[^\x00-\x7f]/.test(s)) {
+    const ascii = domainToASCII(s);
+    // A name that is no valid IDN is hashed as its UTF-8 bytes: stable, if of no use to anyone.
+    s = ascii !== '' ? ascii : Buffer.from(s.toLowerCase(), 'utf8').toString('latin1');
+  }
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2e) end--;
+  return fnvAscii(s, end);
+}
+
+/** The 1-based shard of `host` among `count` shards. */
+export function shardOf(host: string, count: number): number {
+  return (hostHash(host) % count) + 1;
+}
+
+/**
+ * The host hash of a URL field written `http://host` or `https://host` (lower-case scheme, nothing to
+ * trim) whose host is a plain DNS name ending at `/`, `?`, `#` or the field's end, read straight from
+ * the batch text at [start, end) without allocating; -1 for anything else (a port, userinfo, IDN,
+ * punycode, an IP address, a trailing dot, an empty label), which is left to the row's full resolution.
+ * Only forms that the row's resolution takes as that very host are answered, so a row this says
+ * belongs to another shard can be dropped before its origin is resolved.
+ */
+export function plainUrlHostHash(text: string, start: number, end: number): number {
+  if (end - start < 8 || text.charCodeAt(start) !== 0x68 || !text.startsWith('ttp', start + 1)) return -1;
+  const p = start + (text.charCodeAt(start + 4) === 0x73 ? 8 : 7);
+  if (p >= end || !text.startsWith('://', p - 3)) return -1;
+  let h = OFFSET_BASIS;
+  let labelStart = p;
+  let i = p;
+  for (; i < end; i++) {
+    let c = text.charCodeAt(i);
+    if (c === 0x2e) {
+      if (i === labelStart) return -1;
+      labelStart = i + 1;
+    } else if (c === 0x2d) {
+      // `xn--` anywhere: punycode, which the full resolution validates.
+      if (
+        i - labelStart >= 3 &&
+        text.charCodeAt(i - 1) === 0x2d &&
+        (text.charCodeAt(i - 2) | 0x20) === 0x6e
+      ) {
+        if ((text.charCodeAt(i - 3) | 0x20) === 0x78) return -1;
+      }
+    } else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f)) break;
+    h ^= c;
+    h = Math.imul(h, PRIME);
+  }
+  if (i === p || labelStart === i) return -1; // no host, or a trailing dot
+  if (i < end) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x2f && c !== 0x3f && c !== 0x23) return -1;
+  }
+  // A last label starting with a digit may make the host an IPv4 address.
+  const first = text.charCodeAt(labelStart) | 0x20;
+  if (first < 0x61 || first > 0x7a) return -1;
+  return h >>> 0;
+}
+
+/** `BatchRows.owners` of a row whose host is another shard's: not written, not counted. */
+export const OTHER_SHARD = -2;
