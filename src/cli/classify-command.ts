@@ -2,6 +2,7 @@ import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { hasCode } from '../core/errors.js';
 import { runClassify } from '../pipeline/classify-thread.js';
 import { DEFAULTS } from '../pipeline/options.js';
+import { shardFromEnvironment } from '../pipeline/shard-option.js';
 import { formatSummary } from '../pipeline/summary.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
@@ -19,6 +20,9 @@ interface ClassifyArgs {
   summary?: string;
   progress?: boolean;
   quiet?: boolean;
+  shard?: string;
+  shards?: string;
+  'row-number'?: boolean;
   [key: string]: unknown;
 }
 
@@ -48,6 +52,8 @@ async function run(argv: ClassifyArgs): Promise<number> {
       offline: argv.offline,
       evidence: argv.evidence,
       summary: argv.summary,
+      shard: shardFromEnvironment(argv.shard, argv.shards, process.env),
+      rowNumber: argv['row-number'],
       header: argv.header,
       columns: argv.columns,
       quiet,
@@ -85,6 +91,16 @@ const CLASSIFY_OPTIONS: Record<string, YargsOption> = {
   summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
   progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
   quiet: { type: 'boolean', describe: 'No progress line and no summary on stderr' },
+  shard: {
+    type: 'string',
+    describe:
+      'Keep only the rows whose host is in shard K of N (K/N, 1-based); else from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX',
+  },
+  shards: numberOption('Shard count when the shard index comes from the environment'),
+  'row-number': {
+    type: 'boolean',
+    describe: 'Start each row with row_number, its record number in the whole input (for merge)',
+  },
   header: {
     type: 'boolean',
     describe: 'The input starts with a header row; --no-header: every line is a record (with --columns)',
@@ -110,6 +126,7 @@ export const classifyCommand: CommandModule<object, ClassifyArgs> = {
         ['$0 classify crawl.csv --agent Googlebot -o verdicts.csv', ''],
         ['$0 classify crawl.csv.gz --agent Bingbot --robots-dir robots/', ''],
         ['cat crawl.csv | $0 classify - --agent Googlebot --offline', ''],
+        ['$0 classify crawl.csv --agent Googlebot --shard 2/4 --row-number -o part-2.csv', ''],
         ['tail -f urls.csv | $0 classify - --no-header --columns host,url --agent Googlebot', ''],
       ]) as unknown as Argv<ClassifyArgs>,
   handler: async (argv) => {

@@ -127,8 +127,9 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const d = header.delimiter;
     const extra = formatRecord(verdictColumns(agents, options.evidence), d);
     if (options.header) {
+      const numberColumn = Buffer.from(options.rowNumber ? `row_number${d}` : '');
       await sink.write(
-        Buffer.concat([header.preamble, header.raw, Buffer.from(`${d}${extra}${header.eol}`)]),
+        Buffer.concat([header.preamble, numberColumn, header.raw, Buffer.from(`${d}${extra}${header.eol}`)]),
       );
     }
 
@@ -146,6 +147,8 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       eol: header.eol,
       lineMode: !options.header,
       evidence: options.evidence,
+      shard: options.shard ?? null,
+      rowNumber: options.rowNumber,
       compiledBudget: Math.max(COMPILED_BUDGET_MIN, Math.floor(COMPILED_BUDGET_TOTAL / threads)),
       originBudget: WORKER_ORIGIN_BUDGET,
       // Workers read the files themselves: no coordinator round trip (nor its CPU) per origin.
@@ -157,7 +160,8 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const broker = new PolicyBroker(handle.provider);
     pool = new ClassifyPool(config, threads, tasksPerWorker, (req) => broker.resolve(req));
     const summary = new SummaryBuilder(agents);
-    summary.addBlankLines(header.blankLines);
+    // Lines with no host are shard 1's.
+    if ((options.shard?.index ?? 1) === 1) summary.addBlankLines(header.blankLines);
     const h = handle;
     if (options.progress) {
       progress = new ProgressReporter(() => ({
@@ -261,6 +265,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       input: typeof input === 'string' ? input : '(stream)',
       output: options.output,
       threads: pool.threads || threads,
+      shard: options.shard ?? null,
       broker: broker.stats,
       wallMs: performance.now() - t0,
       readingMs,

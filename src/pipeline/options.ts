@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { RobotsAuditError } from '../core/errors.js';
+import type { Shard } from '../workers/shard.js';
 import { checkLineMode, columnList } from './line-mode.js';
+import { parseShard } from './shard-option.js';
 
 /** RFC 9309 §2.5: a crawler must parse at least 500 KiB. */
 export const MIN_MAX_BODY_BYTES = 500 * 1024;
@@ -57,6 +59,10 @@ export interface Options {
   output: string;
   /** Add evidence columns (`--evidence`). */
   evidence: boolean;
+  /** Keep only the rows whose host is in shard K of N (`--shard K/N`; the CLI also reads array-job variables). */
+  shard: Shard | undefined;
+  /** Start each output row with its 1-based record number in the whole input (`--row-number`). */
+  rowNumber: boolean;
   /** Write the summary as JSON to this file (`--summary`). */
   summary: string | undefined;
   /** Show the progress line even when stderr is not a terminal (`--progress`). */
@@ -94,6 +100,8 @@ export const DEFAULTS: Readonly<Options> = Object.freeze({
   scheme: 'https',
   output: '-',
   evidence: false,
+  shard: undefined,
+  rowNumber: false,
   summary: undefined,
   progress: false,
   quiet: false,
@@ -220,6 +228,8 @@ const VALIDATORS: Validators = {
   },
   output: (v) => text('output', v),
   evidence: (v) => boolean('evidence', v),
+  shard: (v) => parseShard(v),
+  rowNumber: (v) => boolean('rowNumber', v),
   summary: (v) => optionalText('summary', v),
   progress: (v) => boolean('progress', v),
   quiet: (v) => boolean('quiet', v),

@@ -1,4 +1,5 @@
 import type { BatchStats } from '../workers/protocol.js';
+import { SHARD_KEY, type Shard } from '../workers/shard.js';
 import { VERDICTS } from '../workers/verdict-format.js';
 import type { BrokerStats } from './policy-broker.js';
 import { TopCounter } from './top-counter.js';
@@ -11,7 +12,9 @@ export interface ClassifySummary {
   output: string;
   agents: string[];
   threads: number;
-  /** Data records read (header and blank lines excluded). */
+  /** `--shard K/N`: this run counts only its shard's rows; null for an unsharded run. */
+  shard: { index: number; count: number; key: string } | null;
+  /** Data records read (header and blank lines excluded; a shard's own). */
   recordsRead: number;
   /** Data rows written (header excluded); always equals recordsRead for a completed run. */
   rowsWritten: number;
@@ -55,6 +58,8 @@ export interface ClassifySummary {
 /** Merges per-batch figures, in batch order, into the run's summary. */
 export class SummaryBuilder {
   private records = 0;
+  /** Records read in all, other shards' included: invalidExamples number records in the whole input. */
+  private inputRecords = 0;
   private blank = 0;
   private mismatch = 0;
   private readonly invalid = new Map<string, number>();
@@ -81,7 +86,8 @@ export class SummaryBuilder {
   }
 
   add(s: BatchStats): void {
-    const base = this.records;
+    const base = this.inputRecords;
+    this.inputRecords += s.inputRecords;
     this.records += s.records;
     this.blank += s.blankLines;
     this.mismatch += s.hostMismatch;
@@ -106,6 +112,7 @@ export class SummaryBuilder {
     input: string;
     output: string;
     threads: number;
+    shard?: Shard | null;
     broker: BrokerStats;
     wallMs: number;
     readingMs: number;
@@ -119,6 +126,7 @@ export class SummaryBuilder {
       output: ctx.output,
       agents: this.agents,
       threads: ctx.threads,
+      shard: ctx.shard ? { index: ctx.shard.index, count: ctx.shard.count, key: SHARD_KEY } : null,
       recordsRead: this.records,
       rowsWritten: this.rowsWritten,
       blankLines: this.blank,
@@ -177,7 +185,7 @@ function unreachableLines(s: ClassifySummary): string[] {
 export function formatSummary(s: ClassifySummary): string {
   const lines: string[] = [];
   lines.push(
-    `robots-audit classify: ${num(s.recordsRead)} records → ${num(s.rowsWritten)} rows in ${secs(s.timing.wallMs)} (${num(s.rowsPerSecond)} rows/s, ${s.threads} thread${s.threads === 1 ? '' : 's'})`,
+    `robots-audit classify: ${num(s.recordsRead)} records → ${num(s.rowsWritten)} rows in ${secs(s.timing.wallMs)} (${num(s.rowsPerSecond)} rows/s, ${s.threads} thread${s.threads === 1 ? '' : 's'})${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}`,
   );
   for (const agent of s.agents) {
     const v = Object.entries(s.verdicts[agent]!).filter(([, n]) => n > 0);

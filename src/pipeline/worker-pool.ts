@@ -12,6 +12,7 @@ import type {
   WorkerConfig,
   WorkerTask,
 } from '../workers/protocol.js';
+import { isRecordCount, RecordNumbering } from './record-numbering.js';
 
 /**
  * A built worker entry (`rel` from this module, e.g. '../workers/classify-worker.js'). From dist/ it sits
@@ -58,9 +59,14 @@ export class ClassifyPool {
   /** A worker that failed between tasks (Piscina reports it as an 'error' event, not through a task). */
   private failure: unknown = null;
   private readonly heapLimitMb: number;
+  /** With `rowNumber`: the next batch's place in the input, and the record counts workers report. */
+  private seq = 0;
+  private readonly numbering: RecordNumbering | null;
 
   constructor(config: WorkerConfig, threads: number, tasksPerWorker: number, resolve: PolicyResolver) {
     const filename = workerFile();
+    const numbering = config.rowNumber === true ? new RecordNumbering() : null;
+    this.numbering = numbering;
     // Live data at the budgets: compiled sets (their heap part is below byteSize), origins (≈ 1.5 KiB each
     // with their cached verdict texts), batches in flight and the isolate's own ≈ 32 MiB. Below 256 MiB V8
     // already collects at ~1.3× the live heap, so the limit is a ceiling against thrashing, not the RSS.
@@ -101,7 +107,14 @@ export class ClassifyPool {
         if (!this.destroyed) this.failure ??= err;
       });
       const { port1, port2 } = new MessageChannel();
-      this.links.push(new PortLink(port1, async (body) => ({ value: await resolve(body as PolicyRequest) })));
+      this.links.push(
+        new PortLink(port1, async (body) => ({
+          value:
+            numbering !== null && isRecordCount(body)
+              ? await numbering.report(body)
+              : await resolve(body as PolicyRequest),
+        })),
+      );
       const mine = peers[i]!;
       const transfer = [port2, ...mine.filter((p): p is MessagePort => p !== null)];
       inits.push(
@@ -135,6 +148,8 @@ export class ClassifyPool {
     output: ArrayBuffer | null,
     onSpare: (ab: ArrayBuffer) => void,
   ): Promise<BatchResult> {
+    // Numbered in call order, which is input order.
+    const seq = this.numbering === null ? undefined : this.seq++;
     await this.ready;
     this.checkFailure();
     if (batch.byteOffset !== 0) throw new Error('batch buffer must start at offset 0');
@@ -145,7 +160,7 @@ export class ClassifyPool {
       const buffer = batch.buffer as ArrayBuffer;
       const reply = unwrap(
         await this.pools[w]!.run(
-          { kind: 'batch', buffer, length: batch.length, output },
+          { kind: 'batch', buffer, length: batch.length, output, seq },
           { transferList: output === null ? [buffer] : [buffer, output] },
         ).catch((err: unknown) => {
           if (!hasCode(err, 'ERR_WORKER_OUT_OF_MEMORY')) throw err;
