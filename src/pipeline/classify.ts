@@ -192,10 +192,13 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       addStats(r.stats);
       summary.rowsWritten += r.stats.records;
       buffers.give(r.input);
-      await abortable(
-        s.write(Buffer.from(r.output, 0, r.length), () => outputs.give(r.output)),
-        signal,
-      );
+      // A shard's batch often has no row of its own: nothing to write.
+      if (r.length === 0) outputs.give(r.output);
+      else
+        await abortable(
+          s.write(Buffer.from(r.output, 0, r.length), () => outputs.give(r.output)),
+          signal,
+        );
     };
     const submit = async (batch: Buffer) => {
       const out = outputs.size > 0 ? outputs.take(0) : null;
