@@ -113,7 +113,7 @@ describe.skipIf(!hasParallel)(
       srv.resetCounts();
       const r = await sh(
         `tail -n +2 crawl.csv | parallel --pipe --shard 1 --colsep , -j4 \\
-        robots-audit classify - --no-header --columns host,url --agent Googlebot --cache cache-{%}.sqlite ${PIN} --quiet \\
+        robots-audit classify - --no-header --columns host,url --agent Googlebot --cache slot-{%}.sqlite ${PIN} --quiet \\
         > by-host.csv`,
       );
       expect(r.code, r.stderr).toBe(0);
@@ -137,11 +137,11 @@ describe.skipIf(!hasParallel)(
     });
 
     describe.skipIf(!hasShards)(`host shards and merge${hasShards ? '' : ` (${NO_SHARDS})`}`, () => {
+      /** README's merge step over `<prefix>-*.csv` and `<prefix>-*.json`, checked against the single run. */
       const mergeAndCompare = async (prefix: string) => {
-        const parts = [1, 2, 3, 4].map((k) => `${prefix}-${k}`);
         const merged = await sh(
-          `robots-audit merge ${parts.map((p) => `${p}.csv`).join(' ')} --drop-row-number -o ${prefix}.csv && ` +
-            `robots-audit merge ${parts.map((p) => `${p}.json`).join(' ')} -o ${prefix}.json`,
+          `robots-audit merge ${prefix}-*.csv --drop-row-number -o ${prefix}.csv && ` +
+            `robots-audit merge ${prefix}-*.json -o ${prefix}.json`,
         );
         expect(merged.code, merged.stderr).toBe(0);
         expect(read(`${prefix}.csv`)).toBe(read('single.csv'));
@@ -162,8 +162,8 @@ describe.skipIf(!hasParallel)(
       it('parallel … --shard {}/4 --row-number ::: 1 2 3 4, then merge: the output equals the single run byte for byte', async () => {
         srv.resetCounts();
         const r = await sh(
-          `parallel robots-audit classify crawl.csv --shard {}/4 --row-number -o part-{}.csv --summary part-{}.json \\
-          --agent Googlebot --cache cache-shard-{}.sqlite ${PIN} --quiet ::: 1 2 3 4`,
+          `parallel robots-audit classify crawl.csv --shard {}/4 --row-number --agent Googlebot \\
+            --cache cache-{}.sqlite -o part-{}.csv --summary part-{}.json ${PIN} --quiet ::: 1 2 3 4`,
         );
         expect(r.code, r.stderr).toBe(0);
         for (let k = 0; k < HOSTS; k++) expect(srv.hits(host(k)), host(k)).toBe(1);
@@ -174,7 +174,7 @@ describe.skipIf(!hasParallel)(
         const r = await sh(
           `parallel 'tail -n +2 crawl.csv | robots-audit classify - --no-header --columns host,url --shard {}/4 --row-number \\
             -o lines-{}.csv --agent Googlebot --cache single.sqlite --offline --quiet' ::: 1 2 3 4 && \\
-          robots-audit merge --no-header lines-1.csv lines-2.csv lines-3.csv lines-4.csv --drop-row-number -o lines.csv`,
+          robots-audit merge --no-header lines-*.csv --drop-row-number -o lines.csv`,
         );
         expect(r.code, r.stderr).toBe(0);
         expect(read('lines.csv')).toBe(read('single-lines.csv'));
