@@ -2,6 +2,7 @@
  * `robots-audit classify --shard K/N` and `--row-number`, through the real CLI: N shards over one input
  * split its rows and origins exactly, and their rows sorted by row_number are the unsharded run's.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassifySummary } from '../../src/pipeline/summary.js';
 import { shardOf } from '../../src/workers/shard.js';
 import { type MultiHostServer, ok, startMultiHostServer } from '../helpers/multi-host-server.js';
-import { runCli } from '../helpers/run-cli.js';
+import { CLI, runCli } from '../helpers/run-cli.js';
 import { tempDir, writeRobots } from '../pipeline/classify-data.js';
 
 const dir = tempDir('ra-shard-');
@@ -63,10 +64,14 @@ async function classify(
 ): Promise<{ out: string; summary: ClassifySummary }> {
   const out = path.join(dir, `${name}.csv`);
   const summary = path.join(dir, `${name}.json`);
-  const args = `classify ${input} --robots-dir ${robots} --agent Googlebot --agent GPTBot --threads 2 --row-number`;
-  const r = await runCli([...args.split(' '), '-o', out, '--summary', summary, '--quiet', ...extra], {
-    env: { ...NO_ENV, ...env },
-  });
+  const args = `classify ${input} --robots-dir ${robots} --agent Googlebot --agent GPTBot --row-number`;
+  const threads = extra.includes('--threads') ? [] : ['--threads', '2'];
+  const r = await runCli(
+    [...args.split(' '), ...threads, '-o', out, '--summary', summary, '--quiet', ...extra],
+    {
+      env: { ...NO_ENV, ...env },
+    },
+  );
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return {
@@ -135,13 +140,48 @@ describe('classify --row-number', () => {
     }
     expect(single.summary.shard).toBeNull();
   });
+
+  it('numbers stay those of the whole input when a trickling pipe cuts it into many small batches', async () => {
+    const args = ['classify', '-', '--robots-dir', robots, '--agent', 'Googlebot', '--threads', '2'];
+    const child = spawn(process.execPath, [CLI, ...args, '--row-number', '--shard', '1/2', '--quiet'], {
+      env: { ...process.env, ...NO_ENV },
+    });
+    let stdout = '';
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b.toString();
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write('host,url\n');
+    const urls: string[] = [];
+    for (let chunk = 0; chunk < 12; chunk++) {
+      const part: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const n = urls.length;
+        urls.push(`https://h${n}.example/${n}`);
+        part.push(`h${n}.example,${urls[n]}`);
+      }
+      if (chunk % 3 === 0) part.push(''); // a blank line: not a record, not numbered
+      child.stdin.write(`${part.join('\n')}\n`);
+      // Past the 100 ms records wait for their batch to fill: each chunk is a batch of its own.
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    child.stdin.end();
+    expect(await closed).toBe(0);
+    const rows = parse(stdout, { columns: true }) as Record<string, string>[];
+    const want = urls.flatMap((u, i) => (shardOf(new URL(u).hostname, 2) === 1 ? [[String(i + 1), u]] : []));
+    expect(want.length).toBeGreaterThan(10);
+    expect(rows.map((r) => [r.row_number, r.url])).toEqual(want);
+  });
 });
 
 describe('classify --shard K/N', () => {
   for (const n of [1, 3, 8]) {
     it(`${n} shard(s): the rows sorted by row_number are the single run's, and the counters add up`, async () => {
       const parts: { out: string; summary: ClassifySummary }[] = [];
-      for (let k = 1; k <= n; k++) parts.push(await classify(`shard-${k}-of-${n}`, ['--shard', `${k}/${n}`]));
+      // Many shards run with one worker each (quicker to start); the others with two, as the single run.
+      const threads = n > 4 ? ['--threads', '1'] : [];
+      for (let k = 1; k <= n; k++)
+        parts.push(await classify(`shard-${k}-of-${n}`, ['--shard', `${k}/${n}`, ...threads]));
       const rows = parts.flatMap((p) => records(p.out));
       rows.sort((a, b) => a.n - b.n);
       for (const p of parts) expect(headerOf(p.out)).toBe(headerOf(single.out));
