@@ -5,54 +5,25 @@
 // is what sharding costs in all (target: ≤ 1.3×). Prints a markdown table, one line per repeat, runs
 // alternated. Options: --rows N (1000000) --hosts H (20000) --shards N (4) --repeat R (2) --threads T
 // (default: the CLI's). Needs ../shared/bench/make-crawl.mjs (the workload is built once under bench/out/).
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI, crawlWorkload, numericArg } from './crawl-workload.mjs';
 import { measuredRun } from './measured-run.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.join(here, '..');
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i < 0 ? def : Number(args[i + 1]);
-};
-const rows = opt('rows', 1_000_000);
-const hosts = opt('hosts', 20_000);
-const shards = opt('shards', 4);
-const repeat = opt('repeat', 2);
-const threads = opt('threads', undefined);
-const makeCrawl = path.join(root, '..', 'shared', 'bench', 'make-crawl.mjs');
-const cli = path.join(root, 'dist', 'cli', 'main.js');
-
-if (!existsSync(makeCrawl)) {
-  console.log('shard bench skipped: ../shared/bench/make-crawl.mjs is not present');
-  process.exit(0);
-}
-if (!existsSync(cli)) {
-  console.error('build first: npm run build');
-  process.exit(1);
-}
-
-const dir = path.join(here, 'out', `classify-${rows}-${hosts}`);
-if (!existsSync(path.join(dir, 'crawl.csv'))) {
-  console.error(`building the workload (${rows} rows, ${hosts} hosts) in ${dir} …`);
-  const r = spawnSync(
-    process.execPath,
-    [makeCrawl, '--out', dir, '--rows', String(rows), '--hosts', String(hosts)],
-    {
-      stdio: 'inherit',
-    },
-  );
-  if (r.status !== 0) process.exit(1);
-}
+const rows = numericArg('rows', 1_000_000);
+const hosts = numericArg('hosts', 20_000);
+const shards = numericArg('shards', 4);
+const repeat = numericArg('repeat', 2);
+const threads = numericArg('threads', undefined);
+const dir = crawlWorkload('shard', rows, hosts);
 const out = path.join(here, 'out', 'shard-out.csv');
 const summary = path.join(here, 'out', 'shard-summary.json');
 
 /** One classify run, measured; returns its figures and the rows its summary says it wrote. */
 async function classify(extra) {
-  const argv = [cli, 'classify', path.join(dir, 'crawl.csv'), '--robots-dir', path.join(dir, 'robots')];
+  const argv = [CLI, 'classify', path.join(dir, 'crawl.csv'), '--robots-dir', path.join(dir, 'robots')];
   argv.push('--agent', 'Googlebot', '-o', out, '--summary', summary, '--quiet', ...extra);
   if (threads !== undefined) argv.push('--threads', String(threads));
   const m = await measuredRun(argv);
