@@ -8,9 +8,12 @@ import { classifyCommand } from './classify-command.js';
 import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, quietOnClosedStdout, reportFatal } from './exit.js';
 import { fetchCommand } from './fetch-command.js';
+import { mergeCommand } from './merge-command.js';
 
 const commandCheck = unknownCommandCheck(
-  [classifyCommand, checkCommand, fetchCommand, cacheCommand].map((c) => String(c.command).split(' ')[0]!),
+  [classifyCommand, checkCommand, fetchCommand, cacheCommand, mergeCommand].map(
+    (c) => String(c.command).split(' ')[0]!,
+  ),
 );
 const topOptionCheck = unknownOptionCheck([]);
 
@@ -23,11 +26,12 @@ try {
     .command(checkCommand)
     .command(fetchCommand)
     .command(cacheCommand)
+    .command(mergeCommand)
     .middleware((argv) => {
       commandCheck(argv);
       if (argv._.length === 0) topOptionCheck(argv);
     }, true)
-    .demandCommand(1, 'Give a command: classify, check, fetch or cache')
+    .demandCommand(1, 'Give a command: classify, check, fetch, cache or merge')
     .strict()
     .help()
     .version()

@@ -1,0 +1,63 @@
+import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
+import { mergeFiles } from '../pipeline/merge/merge-files.js';
+import { unknownOptionCheck } from './did-you-mean.js';
+import { EXIT, inputPath, reportFatal, signalExitCode, stopOnSignals } from './exit.js';
+
+interface MergeArgs {
+  files?: string[];
+  output?: string;
+  header?: boolean;
+  'drop-row-number'?: boolean;
+  [key: string]: unknown;
+}
+
+const MERGE_OPTIONS: Record<string, YargsOption> = {
+  output: { alias: 'o', type: 'string', describe: 'Merged file (.gz compresses; default - = stdout)' },
+  header: {
+    type: 'boolean',
+    default: true,
+    describe: 'Row files start with a header row (--no-header: outputs of line mode)',
+  },
+  'drop-row-number': {
+    type: 'boolean',
+    describe: 'Leave out the row_number column: the bytes an unsharded run writes',
+  },
+};
+
+async function run(argv: MergeArgs): Promise<number> {
+  const stop = stopOnSignals();
+  try {
+    await mergeFiles({
+      files: (argv.files ?? []).map(inputPath),
+      output: argv.output ?? '-',
+      header: argv.header !== false,
+      dropRowNumber: argv['drop-row-number'] === true,
+      signal: stop.signal,
+    });
+    return EXIT.ok;
+  } catch (err) {
+    const stoppedBy = stop.stoppedBy();
+    if (stoppedBy === null) return reportFatal(err);
+    process.stderr.write(`robots-audit: stopped by ${stoppedBy}; no output file was written\n`);
+    return signalExitCode(stoppedBy);
+  } finally {
+    stop.dispose();
+  }
+}
+
+export const mergeCommand: CommandModule<object, MergeArgs> = {
+  command: 'merge <files..>',
+  describe: 'Merge the --summary files, or the --row-number outputs, of the shards of one classify run',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('files', { type: 'string', array: true, describe: 'Summary JSON files, or row CSV files' })
+      .options(MERGE_OPTIONS)
+      .middleware(unknownOptionCheck([MERGE_OPTIONS], ['files']), true)
+      .example([
+        ['$0 merge shard-*.summary.json -o summary.json', ''],
+        ['$0 merge shard-*.csv.gz --drop-row-number -o verdicts.csv.gz', ''],
+      ]) as unknown as Argv<MergeArgs>,
+  handler: async (argv) => {
+    process.exitCode = await run(argv);
+  },
+};
