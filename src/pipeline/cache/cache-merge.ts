@@ -77,11 +77,14 @@ function openReadOnly(file: string): Database.Database {
         { path: file },
       );
     }
-    if (version < SCHEMA_VERSION) {
+    // An older schema is read as it is (columns added since are read as NULL): it is never migrated here.
+    if (version < 1) {
       throw new RobotsAuditError(
         'ERR_CACHE_OPEN',
-        `Cannot open cache ${file}: it is not a robots-audit cache of schema version ${SCHEMA_VERSION}`,
-        { path: file },
+        `Cannot open cache ${file}: it is not a robots-audit cache`,
+        {
+          path: file,
+        },
       );
     }
     return db;
@@ -227,12 +230,15 @@ export async function mergeCaches(
     const out = db;
     const hasBody = out.prepare('SELECT 1 FROM bodies WHERE sha256 = ?').pluck();
     const insertBody = out.prepare('INSERT INTO bodies (sha256, body) VALUES (?, ?)');
+    // Every column the schema this build writes has; one an older input lacks is written NULL.
+    const columns = (out.pragma('table_info(versions)') as { name: string }[])
+      .map((c) => c.name)
+      .filter((c) => c !== 'id');
     const insert = out.prepare(
-      `INSERT INTO versions (origin, outcome, robots_url, final_url, status, error_code, sha256, bytes,
-         truncated, etag, last_modified, valid_from, valid_to, fetched_at, expires_at)
-       VALUES (@origin, @outcome, @robots_url, @final_url, @status, @error_code, @sha256, @bytes,
-         @truncated, @etag, @last_modified, @valid_from, @valid_to, @fetched_at, @expires_at)`,
+      `INSERT INTO versions (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
     );
+    const values = (v: VersionRow) =>
+      Object.fromEntries(columns.map((c) => [c, (v as unknown as Record<string, unknown>)[c] ?? null]));
     const result = { output, inputs: inputs.length, origins: 0, versions: 0, bodies: 0 };
     const copyBody = (sha256: string, src: number) => {
       if (hasBody.get(sha256) !== undefined) return;
@@ -255,8 +261,7 @@ export async function mergeCaches(
       for (const rows of groups) {
         for (const v of reconcileOrigin(rows)) {
           if (v.sha256 !== null) copyBody(v.sha256, v.src);
-          const { id: _id, src: _src, ...row } = v;
-          insert.run(row);
+          insert.run(values(v));
           result.versions++;
         }
         result.origins++;
