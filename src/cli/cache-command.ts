@@ -5,6 +5,7 @@ import type * as Maintenance from '../pipeline/cache/cache-maintenance.js';
 import type { CacheStats } from '../pipeline/cache/cache-maintenance.js';
 import type { CachedVersion } from '../pipeline/cache/cache-types.js';
 import type { PolicyCache } from '../pipeline/cache/policy-cache.js';
+import { parseInstant, versionAt } from '../pipeline/cache/version-at.js';
 import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output-sink.js';
 import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
@@ -41,7 +42,8 @@ function versionText(v: CachedVersion): string {
     `  ${iso(v.validFrom)} → ${v.validTo === null ? 'now' : iso(v.validTo)}  ${v.outcome}  ${evidence.join(', ')}`,
     `    final ${v.finalUrl ?? '-'}; last confirmed ${iso(v.fetchedAt)}; expires ${iso(v.expiresAt)}` +
       (v.etag !== null ? `; etag ${v.etag}` : '') +
-      (v.lastModified !== null ? `; last-modified ${v.lastModified}` : ''),
+      (v.lastModified !== null ? `; last-modified ${v.lastModified}` : '') +
+      `; source ${v.source ?? 'fetch'}`,
   ].join('\n');
 }
 
@@ -81,7 +83,8 @@ async function stats(lib: Lib, options: Options): Promise<number> {
   }
 }
 
-async function show(lib: Lib, options: Options, arg: string): Promise<number> {
+async function show(lib: Lib, options: Options, arg: string, atText: unknown): Promise<number> {
+  const at = atText === undefined ? undefined : parseInstant(String(atText));
   const cache = lib.open(options);
   try {
     const origins = lib.originsNamed(cache, arg);
@@ -90,6 +93,7 @@ async function show(lib: Lib, options: Options, arg: string): Promise<number> {
       process.stderr.write(`robots-audit: no cached policy for ${arg}\n`);
       return 1;
     }
+    if (at !== undefined) return await showAt(found, at, options.json === true);
     for (const [origin, versions] of found) {
       if (options.json) {
         const json = versions.map((v) => ({ ...v, body: v.body?.toString('base64') ?? null }));
@@ -100,6 +104,32 @@ async function show(lib: Lib, options: Options, arg: string): Promise<number> {
   } finally {
     cache.close();
   }
+}
+
+/** `show ORIGIN --at TIME`: the version in force at TIME of each origin; exit 1 when none was yet. */
+async function showAt(
+  found: ReadonlyArray<readonly [string, CachedVersion[]]>,
+  at: number,
+  json: boolean,
+): Promise<number> {
+  let missing = 0;
+  for (const [origin, versions] of found) {
+    const v = versionAt(versions, at);
+    if (v === undefined) missing++;
+    if (json) {
+      const version = v === undefined ? null : { ...v, body: v.body?.toString('base64') ?? null };
+      await write(process.stdout, `${JSON.stringify({ origin, at: iso(at), version }, null, 2)}\n`);
+    } else if (v === undefined) {
+      await write(
+        process.stdout,
+        `${origin}: no version in force at ${iso(at)} (the first is from ${iso(versions[0]!.validFrom)})\n`,
+      );
+    } else {
+      const body = v.body === null ? [] : ['  body:', v.body.toString('utf8').replace(/^/gm, '  | ')];
+      await write(process.stdout, `${[`${origin} at ${iso(at)}:`, versionText(v), ...body].join('\n')}\n`);
+    }
+  }
+  return missing === found.length ? 1 : EXIT.ok;
 }
 
 async function exportAll(lib: Lib, options: Options): Promise<number> {
@@ -228,8 +258,8 @@ const SUBCOMMANDS = [
   sub(
     'show <origin>',
     'Every stored version of an origin (or of every origin of a bare host), current body last',
-    json,
-    (lib, options, argv) => show(lib, options, String(argv.origin)),
+    { ...json, at: { type: 'string', describe: 'Only the version in force at this RFC 3339 time' } },
+    (lib, options, argv) => show(lib, options, String(argv.origin), argv.at),
     { name: 'origin', describe: 'https://host[:port] or a bare host' },
   ),
   sub(

@@ -8,10 +8,11 @@ import { classifyCommand } from './classify-command.js';
 import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, quietOnClosedStdout, reportFatal } from './exit.js';
 import { fetchCommand } from './fetch-command.js';
+import { importCommand } from './import-command.js';
 import { mergeCommand } from './merge-command.js';
 
 const commandCheck = unknownCommandCheck(
-  [classifyCommand, checkCommand, fetchCommand, cacheCommand, mergeCommand].map(
+  [classifyCommand, checkCommand, fetchCommand, cacheCommand, mergeCommand, importCommand].map(
     (c) => String(c.command).split(' ')[0]!,
   ),
 );
@@ -26,6 +27,7 @@ try {
     .command(checkCommand)
     .command(fetchCommand)
     .command(cacheCommand)
+    .command(importCommand)
     .command(mergeCommand)
     .middleware((argv) => {
       commandCheck(argv);

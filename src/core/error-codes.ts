@@ -55,6 +55,7 @@ export const FOREIGN_CODES = Object.freeze({
   ERR_WORKER_OUT_OF_MEMORY: 'Node: a worker thread reached its resourceLimits',
   ERR_ASSERTION: 'Node: an assertion failed (undici asserts on response bytes its parser let through)',
   ERR_BROTLI_DECOMPRESSION_FAILED: 'Node: a brotli stream is corrupt',
+  ERR_BUFFER_TOO_LARGE: 'Node: a zlib call would give more than its maxOutputLength',
   UND_ERR_SOCKET: 'undici: the socket failed or the response could not be read',
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'undici: the body length differs from its Content-Length',
 } as const);

@@ -60,7 +60,7 @@ describe('cache stats', () => {
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s).toMatchObject({
-      schemaVersion: 1,
+      schemaVersion: 2,
       origins: 4,
       outcomes: { parsed: 2, unavailable: 1, unreachable: 1 },
       // one.test's last fetch ran with --max-age 0, so it expired at once.

@@ -27,6 +27,8 @@ export interface CachedVersion extends Observation {
   validFrom: number;
   /** First time a different version was seen; null while current. */
   validTo: number | null;
+  /** Where its first sighting came from: `fetch`, or an archive capture `warc:<file name>@<offset>`. */
+  source?: string;
 }
 
 /** A cached version as the Policy contract describes it. */

@@ -41,11 +41,13 @@ export interface Row {
   valid_to: number | null;
   fetched_at: number;
   expires_at: number;
+  /** NULL in rows written before sources were recorded (they are live fetches). */
+  source?: string | null;
   body: Buffer | null;
 }
 
 const COLUMNS = `v.id, v.origin, v.outcome, v.robots_url, v.final_url, v.status, v.error_code, v.sha256,
-  v.bytes, v.truncated, v.etag, v.last_modified, v.valid_from, v.valid_to, v.fetched_at, v.expires_at`;
+  v.bytes, v.truncated, v.etag, v.last_modified, v.valid_from, v.valid_to, v.fetched_at, v.expires_at, v.source`;
 
 export function fromRow(r: Row): CachedVersion {
   return {
@@ -65,6 +67,7 @@ export function fromRow(r: Row): CachedVersion {
     expiresAt: r.expires_at,
     validFrom: r.valid_from,
     validTo: r.valid_to,
+    source: r.source ?? 'fetch',
   };
 }
 
@@ -109,9 +112,9 @@ export class PolicyCache {
       close: db.prepare('UPDATE versions SET valid_to = ? WHERE id = ?'),
       insert: db.prepare(
         `INSERT INTO versions (origin, outcome, robots_url, final_url, status, error_code, sha256, bytes,
-           truncated, etag, last_modified, valid_from, valid_to, fetched_at, expires_at)
+           truncated, etag, last_modified, valid_from, valid_to, fetched_at, expires_at, source)
          VALUES (@origin, @outcome, @robotsUrl, @finalUrl, @status, @errorCode, @sha256, @bytes,
-           @truncated, @etag, @lastModified, @fetchedAt, NULL, @fetchedAt, @expiresAt)`,
+           @truncated, @etag, @lastModified, @fetchedAt, NULL, @fetchedAt, @expiresAt, 'fetch')`,
       ),
       renew: db.prepare(
         `UPDATE versions SET fetched_at = ?, expires_at = ?, etag = coalesce(?, etag),

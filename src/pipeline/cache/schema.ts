@@ -9,6 +9,14 @@ import { RobotsAuditError } from '../../core/errors.js';
  *   or status changes, the current row gets valid_to = the time the change was first seen and a new row
  *   starts (valid_from = that time). fetched_at is the last time the version was confirmed (fetch or 304).
  * bodies: robots.txt bodies by sha256, shared by every version (and origin) with the same bytes.
+ * versions.source (2): where a version's first sighting came from: 'fetch' (NULL in rows written before
+ *   it existed) or an archive capture `warc:<file name>@<offset>`.
+ * observations (2): every capture imported from an archive (and, once an import has touched its origin,
+ *   every live fetch as the versions recorded it), from which `import` rebuilds an origin's versions.
+ *   origin is NULL for a capture kept only as the target of a redirect. outcome is NULL until a revisit
+ *   or a redirect is resolved (at rebuild time, against every capture stored).
+ * rebuild_queue (2): origins whose observations changed and whose versions are not yet rebuilt from them
+ *   (written in the same transaction as the observations, so a killed import leaves them queued).
  */
 
 const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -41,6 +49,39 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
       CREATE UNIQUE INDEX versions_current ON versions (origin) WHERE valid_to IS NULL;
       CREATE INDEX versions_history ON versions (origin, valid_from);
       CREATE INDEX versions_sha256 ON versions (sha256) WHERE sha256 IS NOT NULL;
+    `);
+  },
+  // 2: where each version came from, and the archive captures versions are rebuilt from
+  (db) => {
+    db.exec(`
+      ALTER TABLE versions ADD COLUMN source TEXT;
+      CREATE TABLE observations (
+        id INTEGER PRIMARY KEY,
+        origin TEXT,
+        uri TEXT NOT NULL,
+        captured_at INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('response', 'revisit', 'fetch')),
+        outcome TEXT CHECK (outcome IN ('parsed', 'unavailable', 'unreachable')),
+        status INTEGER,
+        error_code TEXT,
+        sha256 TEXT,
+        bytes INTEGER NOT NULL,
+        truncated INTEGER NOT NULL,
+        etag TEXT,
+        last_modified TEXT,
+        final_url TEXT,
+        location TEXT,
+        payload_digest TEXT,
+        refers_to_uri TEXT,
+        refers_to_date INTEGER,
+        expires_at INTEGER NOT NULL,
+        UNIQUE (uri, captured_at, source)
+      );
+      CREATE INDEX observations_origin ON observations (origin, captured_at) WHERE origin IS NOT NULL;
+      CREATE INDEX observations_digest ON observations (payload_digest) WHERE payload_digest IS NOT NULL;
+      CREATE INDEX observations_sha256 ON observations (sha256) WHERE sha256 IS NOT NULL;
+      CREATE TABLE rebuild_queue (origin TEXT PRIMARY KEY) WITHOUT ROWID;
     `);
   },
 ];

@@ -45,6 +45,8 @@ export const UNAVAILABLE_CODES = Object.freeze({
   ERR_REDIRECT_LOOP: 'ERR_REDIRECT_LOOP',
   /** A 3xx without a usable Location (missing, unparsable, or not http/https). */
   ERR_REDIRECT_INVALID: 'ERR_REDIRECT_INVALID',
+  /** An archived 3xx whose target was not captured within an hour of it (`import`; no live fetch gives it). */
+  ERR_REDIRECT_UNRESOLVED: 'ERR_REDIRECT_UNRESOLVED',
 } as const);
 
 export type UnreachableCode = keyof typeof UNREACHABLE_CODES;

@@ -87,7 +87,8 @@ function headerText(value: string): string {
 }
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-function nextLocation(location: string | null, base: string): URL | undefined {
+/** The http(s) URL a 3xx's Location names, resolved against `base`, without fragment; else undefined. */
+export function nextLocation(location: string | null, base: string): URL | undefined {
   if (location === null || location.trim() === '') return undefined;
   try {
     const next = new URL(headerText(location.trim()), base);

@@ -26,6 +26,7 @@ describe('FETCH_ERROR_CODES', () => {
       'ERR_TOO_MANY_REDIRECTS',
       'ERR_REDIRECT_LOOP',
       'ERR_REDIRECT_INVALID',
+      'ERR_REDIRECT_UNRESOLVED',
     ]);
   });
 });

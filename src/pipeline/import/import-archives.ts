@@ -1,0 +1,193 @@
+import { RobotsAuditError } from '../../core/errors.js';
+import { openDatabase } from '../cache/open-database.js';
+import { type Capture, captureOf, isCaptureRecord, robotsOrigin } from './capture.js';
+import { ObservationStore, type RebuildStats } from './observation-store.js';
+import { parseTargetUri } from './warc-head.js';
+import { readWarc } from './warc-reader.js';
+
+/**
+ * `robots-audit import`: every robots.txt capture of WARC archives into the policy cache as an
+ * observation of its origin, then each touched origin's versions rebuilt from all its observations.
+ * Captures are committed in batches; the origins to rebuild are queued in the same transactions, so a
+ * killed import leaves a cache that the next import (of anything, or nothing new) completes.
+ */
+
+/** Captures committed per transaction. */
+const BATCH_CAPTURES = 2000;
+/** Body bytes held before a batch is committed early. */
+const BATCH_BYTES = 32 * 1024 * 1024;
+/** Redirect targets named by an earlier capture of this run, remembered so their capture is kept. */
+const MAX_NAMED_TARGETS = 1_000_000;
+
+export interface ArchiveInput {
+  /** The file name recorded in each capture's source (`warc:<name>@<offset>`). */
+  name: string;
+  chunks: AsyncIterable<Buffer>;
+}
+
+export interface ImportOptions {
+  cache: string;
+  maxBody: number;
+  signal?: AbortSignal;
+  onProgress?(p: ImportProgress): void;
+}
+
+export interface ImportProgress {
+  file: string;
+  files: number;
+  fileIndex: number;
+  records: number;
+  captures: number;
+  phase: 'read' | 'rebuild';
+  rebuilt: number;
+}
+
+export interface Place {
+  file: string;
+  offset: string;
+  reason: string;
+}
+
+export interface ImportSummary {
+  files: number;
+  records: number;
+  captures: {
+    total: number;
+    new: number;
+    alreadyStored: number;
+    byOutcome: {
+      parsed: number;
+      unavailable: number;
+      unreachable: number;
+      redirect: number;
+      revisit: number;
+    };
+  };
+  /** Captures of other URIs kept only as redirect targets. */
+  redirectTargets: number;
+  skipped: { total: number; byType: Record<string, number> };
+  malformed: { total: number; examples: Place[] };
+  /** Files whose reading stopped before their end (what came before is imported). */
+  stopped: Place[];
+  rebuild: RebuildStats;
+  elapsedMs: number;
+}
+
+function lastSegmentNamesRobots(url: URL): boolean {
+  const segment = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
+  return /robots/i.test(segment);
+}
+
+export async function importArchives(inputs: ArchiveInput[], options: ImportOptions): Promise<ImportSummary> {
+  const started = Date.now();
+  const db = openDatabase(options.cache);
+  const store = new ObservationStore(db);
+  const summary: ImportSummary = {
+    files: inputs.length,
+    records: 0,
+    captures: {
+      total: 0,
+      new: 0,
+      alreadyStored: 0,
+      byOutcome: { parsed: 0, unavailable: 0, unreachable: 0, redirect: 0, revisit: 0 },
+    },
+    redirectTargets: 0,
+    skipped: { total: 0, byType: {} },
+    malformed: { total: 0, examples: [] },
+    stopped: [],
+    rebuild: undefined as unknown as RebuildStats,
+    elapsedMs: 0,
+  };
+  const named = new Set<string>();
+  let batch: Capture[] = [];
+  let batchBytes = 0;
+  const commit = () => {
+    const added = store.add(batch);
+    summary.captures.new += added;
+    summary.captures.alreadyStored += batch.length - added;
+    batch = [];
+    batchBytes = 0;
+  };
+  const malformed = (file: string, offset: string, reason: string) => {
+    summary.malformed.total++;
+    if (summary.malformed.examples.length < 20) summary.malformed.examples.push({ file, offset, reason });
+  };
+  try {
+    for (const [index, input] of inputs.entries()) {
+      // The target URI of the record last wanted: the next record event is that record.
+      const wanted: { url: URL | null } = { url: null };
+      const want = (head: Parameters<typeof isCaptureRecord>[0]) => {
+        if (!isCaptureRecord(head)) return false;
+        const url = parseTargetUri(head.headers.get('warc-target-uri'));
+        wanted.url = url;
+        if (url === null) return false;
+        return robotsOrigin(url) !== null || lastSegmentNamesRobots(url) || named.has(url.href);
+      };
+      const progress = (): ImportProgress => ({
+        file: input.name,
+        files: inputs.length,
+        fileIndex: index,
+        records: summary.records,
+        captures: summary.captures.total,
+        phase: 'read',
+        rebuilt: 0,
+      });
+      for await (const event of readWarc(input.chunks, want)) {
+        if (options.signal?.aborted) break;
+        if (event.type === 'stopped') {
+          summary.stopped.push({ file: input.name, offset: event.offset, reason: event.reason });
+          continue;
+        }
+        if (event.type === 'malformed') {
+          malformed(input.name, event.offset, event.reason);
+          continue;
+        }
+        summary.records++;
+        if ((summary.records & 4095) === 0) options.onProgress?.(progress());
+        if (event.type === 'skipped') {
+          summary.skipped.total++;
+          const type = event.warcType || '(none)';
+          summary.skipped.byType[type] = (summary.skipped.byType[type] ?? 0) + 1;
+          continue;
+        }
+        const r = await captureOf(event, wanted.url!, input.name, options.maxBody);
+        if (!r.ok) {
+          malformed(input.name, event.offset, r.reason);
+          continue;
+        }
+        const c = r.capture;
+        if (c.origin === null) summary.redirectTargets++;
+        else {
+          summary.captures.total++;
+          const kind = c.kind === 'revisit' ? 'revisit' : c.location !== null ? 'redirect' : c.outcome!;
+          summary.captures.byOutcome[kind]++;
+        }
+        if (c.location !== null && named.size < MAX_NAMED_TARGETS) named.add(c.location);
+        batch.push(c);
+        batchBytes += c.bytes;
+        if (batch.length >= BATCH_CAPTURES || batchBytes >= BATCH_BYTES) commit();
+      }
+      commit();
+      options.onProgress?.(progress());
+      if (options.signal?.aborted) break;
+    }
+    commit();
+    // Also when stopped by a signal: what was read is committed, and its origins are rebuilt now.
+    summary.rebuild = store.rebuildQueued((rebuilt) =>
+      options.onProgress?.({
+        file: '',
+        files: inputs.length,
+        fileIndex: inputs.length,
+        records: summary.records,
+        captures: summary.captures.total,
+        phase: 'rebuild',
+        rebuilt,
+      }),
+    );
+  } finally {
+    db.close();
+  }
+  summary.elapsedMs = Date.now() - started;
+  if (options.signal?.aborted) throw new RobotsAuditError('ERR_ABORTED', 'import stopped by a signal');
+  return summary;
+}

@@ -1,0 +1,164 @@
+import type Database from 'better-sqlite3';
+import type { Capture } from './capture.js';
+import { type Settled, versionsOf } from './rebuild-versions.js';
+import { CaptureResolver, type ObservationRow } from './resolve-capture.js';
+
+/**
+ * Archive captures into the cache's observations, and each touched origin's versions rebuilt from all of
+ * its observations. Live-fetched versions take part: before an origin is rebuilt, every version whose
+ * first sighting (valid_from) or last confirmation (fetched_at) has no observation at that time becomes a
+ * `fetch` observation there, with the version's evidence. Rebuilt versions have an observation at both
+ * times, so importing again adds nothing and rebuilds the same versions.
+ */
+
+/** Origins rebuilt per transaction. */
+const REBUILD_BATCH = 256;
+
+export interface RebuildStats {
+  origins: number;
+  versions: number;
+  revisitsResolved: number;
+  revisitsUnresolved: number;
+  redirectsResolved: number;
+  redirectsUnresolved: number;
+  /** Why revisits found no capture to stand for, by reason (digests and URIs left out). */
+  unresolvedReasons: Record<string, number>;
+  /** The first unresolved revisits, with their source and reason. */
+  unresolvedExamples: Array<{ source: string; reason: string }>;
+}
+
+export class ObservationStore {
+  private readonly insertObs;
+  private readonly insertBody;
+  private readonly queue;
+  private readonly addBatch: Database.Transaction<(captures: Capture[]) => number>;
+
+  constructor(readonly db: Database.Database) {
+    this.insertObs = db.prepare(
+      `INSERT OR IGNORE INTO observations (origin, uri, captured_at, source, kind, outcome, status, error_code,
+         sha256, bytes, truncated, etag, last_modified, final_url, location, payload_digest, refers_to_uri,
+         refers_to_date, expires_at)
+       VALUES (@origin, @uri, @capturedAt, @source, @kind, @outcome, @status, @errorCode, @sha256, @bytes,
+         @truncated, @etag, @lastModified, @uri, @location, @payloadDigest, @refersToUri, @refersToDate,
+         @capturedAt)`,
+    );
+    this.insertBody = db.prepare('INSERT OR IGNORE INTO bodies (sha256, body) VALUES (?, ?)');
+    this.queue = db.prepare('INSERT OR IGNORE INTO rebuild_queue (origin) VALUES (?)');
+    this.addBatch = db.transaction((captures: Capture[]) => {
+      let added = 0;
+      for (const c of captures) {
+        if (c.body !== null && c.sha256 !== null) this.insertBody.run(c.sha256, c.body);
+        const r = this.insertObs.run({ ...c, body: undefined, truncated: c.truncated ? 1 : 0 });
+        if (r.changes === 0) continue;
+        added++;
+        if (c.origin !== null) this.queue.run(c.origin);
+      }
+      return added;
+    });
+  }
+
+  /** Stores captures in one transaction; returns how many were new (a capture already stored is skipped). */
+  add(captures: Capture[]): number {
+    return captures.length === 0 ? 0 : this.addBatch.immediate(captures);
+  }
+
+  /** Rebuilds the versions of every queued origin, and of every origin a revisit or redirect may now settle. */
+  rebuildQueued(onProgress: (done: number) => void = () => {}): RebuildStats {
+    const db = this.db;
+    const stats: RebuildStats = {
+      origins: 0,
+      versions: 0,
+      revisitsResolved: 0,
+      revisitsUnresolved: 0,
+      redirectsResolved: 0,
+      redirectsUnresolved: 0,
+      unresolvedReasons: {},
+      unresolvedExamples: [],
+    };
+    // A capture stored by this run may settle another origin's revisit or redirect.
+    db.prepare(
+      `INSERT OR IGNORE INTO rebuild_queue (origin) SELECT DISTINCT origin FROM observations
+         WHERE origin IS NOT NULL AND (kind = 'revisit' OR location IS NOT NULL)`,
+    ).run();
+    const resolver = new CaptureResolver(db);
+    const next = db.prepare('SELECT origin FROM rebuild_queue WHERE origin > ? ORDER BY origin LIMIT ?');
+    const load = db.prepare('SELECT * FROM observations WHERE origin = ? ORDER BY captured_at, source, uri');
+    const liveVersions = db.prepare(
+      `SELECT v.* FROM versions v WHERE v.origin = ? AND (
+         NOT EXISTS (SELECT 1 FROM observations o WHERE o.origin = v.origin AND o.captured_at = v.valid_from)
+         OR NOT EXISTS (SELECT 1 FROM observations o WHERE o.origin = v.origin AND o.captured_at = v.fetched_at))`,
+    );
+    const hasAt = db.prepare('SELECT 1 FROM observations WHERE origin = ? AND captured_at = ?');
+    const insertLive = db.prepare(
+      `INSERT OR IGNORE INTO observations (origin, uri, captured_at, source, kind, outcome, status, error_code,
+         sha256, bytes, truncated, etag, last_modified, final_url, expires_at)
+       VALUES (?, ?, ?, 'fetch', 'fetch', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const dropVersions = db.prepare('DELETE FROM versions WHERE origin = ?');
+    const insertVersion = db.prepare(
+      `INSERT INTO versions (origin, outcome, robots_url, final_url, status, error_code, sha256, bytes,
+         truncated, etag, last_modified, valid_from, valid_to, fetched_at, expires_at, source)
+       VALUES (@origin, @outcome, @robotsUrl, @finalUrl, @status, @errorCode, @sha256, @bytes, @truncated,
+         @etag, @lastModified, @validFrom, @validTo, @fetchedAt, @expiresAt, @source)`,
+    );
+    const dequeue = db.prepare('DELETE FROM rebuild_queue WHERE origin = ?');
+
+    const rebuildOne = (origin: string) => {
+      for (const v of liveVersions.all(origin) as Array<Record<string, never>>) {
+        for (const at of [v.valid_from as number, v.fetched_at as number]) {
+          if (hasAt.get(origin, at) !== undefined) continue;
+          const expires = at === v.fetched_at ? v.expires_at : at;
+          insertLive.run(
+            origin,
+            v.robots_url,
+            at,
+            v.outcome,
+            v.status,
+            v.error_code,
+            v.sha256,
+            v.bytes,
+            v.truncated,
+            v.etag,
+            v.last_modified,
+            v.final_url,
+            expires,
+          );
+        }
+      }
+      const settled: Settled[] = [];
+      for (const row of load.all(origin) as ObservationRow[]) {
+        const r = resolver.resolve(row);
+        if (!r.ok) {
+          stats.revisitsUnresolved++;
+          const reason = r.reason.replace(/ (with payload digest|of) \S+/, ' $1 …');
+          stats.unresolvedReasons[reason] = (stats.unresolvedReasons[reason] ?? 0) + 1;
+          if (stats.unresolvedExamples.length < 20)
+            stats.unresolvedExamples.push({ source: row.source, reason: r.reason });
+          continue;
+        }
+        if (r.revisit) stats.revisitsResolved++;
+        if (r.redirect === 'resolved') stats.redirectsResolved++;
+        if (r.redirect === 'unresolved') stats.redirectsUnresolved++;
+        settled.push(r.settled);
+      }
+      dropVersions.run(origin);
+      const versions = versionsOf(origin, settled);
+      for (const v of versions) insertVersion.run(v);
+      stats.versions += versions.length;
+      dequeue.run(origin);
+      stats.origins++;
+    };
+    const batch = db.transaction((origins: string[]) => {
+      for (const o of origins) rebuildOne(o);
+    });
+    let after = '';
+    for (;;) {
+      const origins = (next.all(after, REBUILD_BATCH) as Array<{ origin: string }>).map((r) => r.origin);
+      if (origins.length === 0) break;
+      batch.immediate(origins);
+      after = origins[origins.length - 1]!;
+      onProgress(stats.origins);
+    }
+    return stats;
+  }
+}

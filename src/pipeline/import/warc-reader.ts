@@ -1,0 +1,318 @@
+import { constants, crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
+import { ByteSource } from './byte-source.js';
+import { type Head, headEnd, parseHead } from './warc-head.js';
+
+/**
+ * Streams the records of a WARC file, plain or gzipped (one gzip member per record, as WARC writers do;
+ * a member holding several records, or a whole file in one member, is read too). Only the records the
+ * caller wants are kept, and of those at most `KEEP_BYTES` of content; the rest is skipped without copying.
+ * A malformed record is reported with its offset and reading resumes at the next record (plain files) or
+ * the next gzip member; what cannot be resumed ends the file with a `stopped` event.
+ */
+
+/** Content bytes kept of a wanted record: room for a 500 KiB file sent chunked or compressed. */
+export const KEEP_BYTES = 4 * 1024 * 1024;
+/** Longest WARC header block read. */
+const HEAD_LIMIT = 64 * 1024;
+/** Compressed bytes of one member inflated in one call; a larger member is inflated as a stream. */
+const SYNC_MEMBER_LIMIT = 8 * 1024 * 1024;
+/** Bytes fed at once to the streaming inflater, which bounds what one write can expand to. */
+const STREAM_FEED = 16 * 1024;
+
+export interface WarcRecord {
+  type: 'record';
+  /** Byte offset of the record: in the file, or `member+offset` inside a gzip member that holds several. */
+  offset: string;
+  head: Head;
+  /** The record's content block (its first KEEP_BYTES). */
+  content: Buffer;
+  /** The content was longer than what is kept. */
+  cut: boolean;
+}
+
+export type WarcEvent =
+  | WarcRecord
+  | { type: 'skipped'; offset: string; warcType: string }
+  | { type: 'malformed'; offset: string; reason: string }
+  | { type: 'stopped'; offset: string; reason: string };
+
+/** Decides from its WARC headers whether a record's content is wanted. */
+export type Want = (head: Head) => boolean;
+
+const RECORD_END = Buffer.from('\r\n\r\n');
+const EMPTY = Buffer.alloc(0);
+const WARC_MAGIC = Buffer.from('WARC/');
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
+
+/** Reads the records of one WARC stream (gzip recognised by its first bytes). */
+export async function* readWarc(chunks: AsyncIterable<Buffer>, want: Want): AsyncGenerator<WarcEvent> {
+  const src = new ByteSource(chunks);
+  await src.ensure(2);
+  if (src.available >= 2 && src.view()[0] === 0x1f && src.view()[1] === 0x8b) {
+    yield* gzipMembers(src, want);
+    return;
+  }
+  await skipBlankLines(src);
+  if (src.done) return;
+  await src.ensure(5);
+  if (!src.view().subarray(0, 5).equals(WARC_MAGIC)) {
+    yield {
+      type: 'stopped',
+      offset: String(src.offset),
+      reason: 'not a WARC file (it starts with neither gzip nor WARC/)',
+    };
+    return;
+  }
+  const base = src.offset;
+  yield* plainRecords(src, want, (o) => String(base + o));
+}
+
+/** Moves past blank lines some writers leave between records. */
+async function skipBlankLines(src: ByteSource): Promise<void> {
+  for (;;) {
+    if (!(await src.ensure(1))) return;
+    const v = src.view();
+    let i = 0;
+    while (i < v.length && (v[i] === 0x0d || v[i] === 0x0a)) i++;
+    src.consume(i);
+    if (i < v.length) return;
+  }
+}
+
+/** Drops bytes up to the next occurrence of `magic` after the cursor's first byte; false at the end. */
+async function resync(src: ByteSource, magic: Buffer): Promise<boolean> {
+  src.consume(1);
+  for (;;) {
+    const v = src.view();
+    const at = v.indexOf(magic);
+    if (at !== -1) {
+      src.consume(at);
+      return true;
+    }
+    const keep = Math.min(v.length, magic.length - 1);
+    src.consume(v.length - keep);
+    if (!(await src.more())) {
+      src.consume(src.available);
+      return false;
+    }
+  }
+}
+
+/** Records of an uncompressed WARC stream; `label` names an offset within it. */
+async function* plainRecords(
+  src: ByteSource,
+  want: Want,
+  label: (offset: number) => string,
+): AsyncGenerator<WarcEvent> {
+  const base = src.offset;
+  for (;;) {
+    await skipBlankLines(src);
+    if (src.done) return;
+    const at = label(src.offset - base);
+    let end = headEnd(src.view(), 0, HEAD_LIMIT);
+    while (end === -1 && src.available < HEAD_LIMIT && (await src.more()))
+      end = headEnd(src.view(), 0, HEAD_LIMIT);
+    const v = src.view();
+    if (end === -1 || !v.subarray(0, 5).equals(WARC_MAGIC)) {
+      const cut = end === -1 && src.available < HEAD_LIMIT;
+      yield { type: 'malformed', offset: at, reason: cut ? 'record cut short in its header' : 'bad header' };
+      if (!(await resync(src, WARC_MAGIC))) return;
+      continue;
+    }
+    const head = parseHead(v, 0, end);
+    const lengthText = head.headers.get('content-length');
+    const length = lengthText !== undefined && /^\d{1,15}$/.test(lengthText) ? Number(lengthText) : -1;
+    if (length < 0) {
+      yield { type: 'malformed', offset: at, reason: 'bad Content-Length' };
+      if (!(await resync(src, WARC_MAGIC))) return;
+      continue;
+    }
+    const wanted = want(head);
+    const kept = wanted ? Math.min(length, KEEP_BYTES) : 0;
+    await src.ensure(end + kept);
+    if (src.available < end + kept) {
+      yield {
+        type: 'malformed',
+        offset: at,
+        reason: 'record cut short (the stream ends inside its content)',
+      };
+      src.consume(src.available);
+      return;
+    }
+    // A copy: a view would keep the whole read chunk alive for as long as the capture is queued.
+    const content = kept === 0 ? EMPTY : Buffer.from(src.view().subarray(end, end + kept));
+    src.consume(end);
+    const skipped = await src.skip(length);
+    if (skipped < length) {
+      yield {
+        type: 'malformed',
+        offset: at,
+        reason: 'record cut short (the stream ends inside its content)',
+      };
+      return;
+    }
+    await src.ensure(4);
+    if (!src.view().subarray(0, 4).equals(RECORD_END)) {
+      // A wrong Content-Length: the record's bytes cannot be trusted; look for the next record.
+      yield { type: 'malformed', offset: at, reason: 'bad Content-Length (no blank line after the content)' };
+      if (!src.done && !(await resync(src, WARC_MAGIC))) return;
+      continue;
+    }
+    src.consume(4);
+    if (wanted) yield { type: 'record', offset: at, head, content, cut: kept < length };
+    else yield { type: 'skipped', offset: at, warcType: head.headers.get('warc-type') ?? '' };
+  }
+}
+
+/** Length of the gzip member header at the start of `v` (RFC 1952), or -1 if not all there. */
+function gzipHeaderLength(v: Buffer): number {
+  if (v.length < 10) return -1;
+  const flags = v[3]!;
+  let p = 10;
+  if (flags & 4) {
+    if (v.length < p + 2) return -1;
+    p += 2 + v.readUInt16LE(p);
+  }
+  for (const bit of [8, 16]) {
+    if (flags & bit) {
+      const zero = v.indexOf(0, p);
+      if (zero === -1) return -1;
+      p = zero + 1;
+    }
+  }
+  if (flags & 2) p += 2;
+  return p <= v.length ? p : -1;
+}
+
+type Inflated =
+  | { ok: true; out: Buffer; length: number }
+  | { ok: false; reason: 'more' | 'large' | 'corrupt' };
+
+function inflateMember(v: Buffer, headerLength: number): Inflated {
+  try {
+    const r = inflateRawSync(v.subarray(headerLength), {
+      info: true,
+      maxOutputLength: KEEP_BYTES + HEAD_LIMIT,
+    }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+    const length = headerLength + r.engine.bytesWritten + 8;
+    if (length > v.length) return { ok: false, reason: 'more' };
+    const crc = v.readUInt32LE(length - 8);
+    const size = v.readUInt32LE(length - 4);
+    if (size !== r.buffer.length >>> 0 || crc !== crc32(r.buffer)) return { ok: false, reason: 'corrupt' };
+    return { ok: true, out: r.buffer, length };
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'Z_BUF_ERROR') return { ok: false, reason: 'more' };
+    if (code === 'ERR_BUFFER_TOO_LARGE') return { ok: false, reason: 'large' };
+    return { ok: false, reason: 'corrupt' };
+  }
+}
+
+async function* one(buf: Buffer): AsyncGenerator<Buffer> {
+  yield buf;
+}
+
+/** Gzip members one by one, each inflated in one call when small, else as a stream. */
+async function* gzipMembers(src: ByteSource, want: Want): AsyncGenerator<WarcEvent> {
+  for (;;) {
+    if (!(await src.ensure(1))) return;
+    const member = src.offset;
+    const label = (inner: number) => (inner === 0 ? String(member) : `${member}+${inner}`);
+    await src.ensure(18);
+    let v = src.view();
+    if (!v.subarray(0, 3).equals(GZIP_MAGIC)) {
+      yield { type: 'malformed', offset: String(member), reason: 'not a gzip member' };
+      if (!(await resync(src, GZIP_MAGIC))) return;
+      continue;
+    }
+    let headerLength = gzipHeaderLength(v);
+    while (headerLength === -1 && src.available < HEAD_LIMIT && (await src.more())) {
+      headerLength = gzipHeaderLength(src.view());
+    }
+    if (headerLength === -1) {
+      yield { type: 'stopped', offset: String(member), reason: 'gzip member cut short in its header' };
+      return;
+    }
+    let r = inflateMember(src.view(), headerLength);
+    while (!r.ok && r.reason === 'more' && src.available < SYNC_MEMBER_LIMIT && (await src.more())) {
+      r = inflateMember(src.view(), headerLength);
+    }
+    if (r.ok) {
+      src.consume(r.length);
+      yield* plainRecords(new ByteSource(one(r.out)), want, label);
+      continue;
+    }
+    if (r.reason === 'corrupt' || (r.reason === 'more' && src.available < SYNC_MEMBER_LIMIT)) {
+      // The file ends inside this member: reading stops here, unless another member follows it (then
+      // this one was cut or corrupt: inflating runs on into the next member's bytes, so it cannot tell).
+      v = src.view();
+      if (r.reason === 'more' && v.indexOf(GZIP_MAGIC, 1) === -1) {
+        yield { type: 'stopped', offset: String(member), reason: 'gzip member cut short' };
+        src.consume(src.available);
+        return;
+      }
+      yield { type: 'malformed', offset: String(member), reason: 'corrupt or cut gzip member' };
+      if (!(await resync(src, GZIP_MAGIC))) return;
+      continue;
+    }
+    src.consume(headerLength);
+    const stream = streamMember(src);
+    yield* plainRecords(new ByteSource(stream.chunks), want, label);
+    const end = await stream.finished;
+    if (end !== null) {
+      yield { type: 'malformed', offset: String(member), reason: end };
+      if (!(await resync(src, GZIP_MAGIC))) return;
+    }
+  }
+}
+
+/**
+ * Inflates one large member from the cursor as a stream. When the deflate data ends, the bytes fed past
+ * it (the trailer and the next member) are put back. `finished` gives null, or why the member is bad.
+ */
+function streamMember(src: ByteSource): { chunks: AsyncGenerator<Buffer>; finished: Promise<string | null> } {
+  let settle: (v: string | null) => void = () => {};
+  const finished = new Promise<string | null>((r) => {
+    settle = r;
+  });
+  async function* chunks(): AsyncGenerator<Buffer> {
+    const inflater = createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
+    const out: Buffer[] = [];
+    let ended = false;
+    let failure: string | null = null;
+    inflater.on('data', (b: Buffer) => out.push(b));
+    inflater.on('end', () => {
+      ended = true;
+    });
+    inflater.on('error', () => {
+      failure = 'corrupt or cut gzip member';
+    });
+    let fed = 0;
+    let last: Buffer = Buffer.alloc(0);
+    try {
+      while (!ended && failure === null) {
+        last = await src.take(STREAM_FEED);
+        if (last.length === 0) {
+          failure = 'gzip member cut short';
+          break;
+        }
+        fed += last.length;
+        await new Promise<void>((resolve) => inflater.write(last, () => resolve()));
+        // 'end' follows the last write's callback on a later tick.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        while (out.length > 0) yield out.shift()!;
+      }
+      if (ended && failure === null) {
+        const leftover = fed - inflater.bytesWritten;
+        src.unread(Math.min(leftover, last.length));
+        await src.ensure(8);
+        src.consume(Math.min(8, src.available));
+      }
+      settle(failure);
+    } finally {
+      inflater.destroy();
+      settle(failure);
+    }
+  }
+  return { chunks: chunks(), finished };
+}

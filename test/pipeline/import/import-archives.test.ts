@@ -1,0 +1,108 @@
+/** importArchives in process, against a real SQLite file and, for live versions, a real local server. */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportRecords } from '../../../src/pipeline/cache/cache-maintenance.js';
+import { openDatabase } from '../../../src/pipeline/cache/open-database.js';
+import { PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
+import { type ArchiveInput, importArchives } from '../../../src/pipeline/import/import-archives.js';
+import { ObservationStore } from '../../../src/pipeline/import/observation-store.js';
+import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
+import { ok } from '../../helpers/multi-host-server.js';
+import { at, liveOptions, sha256, useServerAndTempDir } from '../fetch/harness.js';
+import { ccCapture, gz } from './warc-fixtures.js';
+
+const env = useServerAndTempDir();
+const A = 'User-agent: *\nDisallow: /a\n';
+const B = 'User-agent: *\nDisallow: /b\n';
+const t = (iso: string) => Date.parse(iso);
+
+async function* once(b: Buffer): AsyncGenerator<Buffer> {
+  yield b;
+}
+const archive = (name: string, bytes: Buffer): ArchiveInput => ({ name, chunks: once(bytes) });
+
+function exportAll(path: string) {
+  const cache = new PolicyCache(path, { mustExist: true });
+  try {
+    return [...exportRecords(cache)];
+  } finally {
+    cache.close();
+  }
+}
+
+describe('live-fetched versions take part in the rebuild', () => {
+  it('a live version stays current after older captures are imported, keeps its expiry, and importing again changes nothing', async () => {
+    const { srv, tmp } = env;
+    const path = join(tmp.dir, 'live.sqlite');
+    srv.set('live.test', ok(B));
+    const provider = createLivePolicyProvider(liveOptions(srv, path));
+    const policy = await provider.get(at(srv, 'live.test'));
+    await provider.close();
+    const origin = `http://live.test:${srv.httpPort}`;
+    const uri = `${origin}/robots.txt`;
+    const warc = gz([
+      ...ccCapture(uri, '2024-01-01T00:00:00Z', 200, A),
+      ...ccCapture(uri, '2024-02-01T00:00:00Z', 200, A),
+    ]);
+    await importArchives([archive('old.warc.gz', warc)], { cache: path, maxBody: 512_000 });
+    const versions = exportAll(path);
+    expect(versions.map((v) => [v.sha256, v.validFrom, v.validTo, v.fetchedAt, v.source])).toEqual([
+      [
+        sha256(A),
+        t('2024-01-01T00:00:00Z'),
+        policy.fetchedAt,
+        t('2024-02-01T00:00:00Z'),
+        expect.stringMatching(/^warc:old\.warc\.gz@/),
+      ],
+      [sha256(B), policy.fetchedAt, null, policy.fetchedAt, 'fetch'],
+    ]);
+    expect(versions[1]!.expiresAt).toBe(policy.expiresAt);
+    await importArchives([archive('old.warc.gz', warc)], { cache: path, maxBody: 512_000 });
+    expect(exportAll(path)).toEqual(versions);
+  });
+
+  it('a live confirmation of an imported version is kept when the origin is rebuilt again', async () => {
+    const { srv, tmp } = env;
+    const path = join(tmp.dir, 'confirm.sqlite');
+    const origin = `http://confirm.test:${srv.httpPort}`;
+    const first = gz(ccCapture(`${origin}/robots.txt`, '2024-01-01T00:00:00Z', 200, A));
+    await importArchives([archive('a.warc.gz', first)], { cache: path, maxBody: 512_000 });
+    // The archived file is still served: a live fetch confirms the imported version.
+    srv.set('confirm.test', ok(A));
+    const provider = createLivePolicyProvider(liveOptions(srv, path));
+    const policy = await provider.get(at(srv, 'confirm.test'));
+    await provider.close();
+    expect(exportAll(path).map((v) => [v.validFrom, v.fetchedAt])).toEqual([
+      [t('2024-01-01T00:00:00Z'), policy.fetchedAt],
+    ]);
+    const later = gz(ccCapture(`${origin}/robots.txt`, '2024-06-01T00:00:00Z', 200, A));
+    await importArchives([archive('b.warc.gz', later)], { cache: path, maxBody: 512_000 });
+    expect(exportAll(path).map((v) => [v.validFrom, v.fetchedAt, v.expiresAt])).toEqual([
+      [t('2024-01-01T00:00:00Z'), policy.fetchedAt, policy.expiresAt],
+    ]);
+  });
+});
+
+describe('a killed import', () => {
+  it('captures committed without their rebuild stay queued, and the next import rebuilds their origins', async () => {
+    const path = join(env.tmp.dir, 'queued.sqlite');
+    const db = openDatabase(path);
+    // What a run killed between its capture batches and its rebuild left: observations and the queue.
+    const store = new ObservationStore(db);
+    const { captureOf } = await import('../../../src/pipeline/import/capture.js');
+    const { readWarc } = await import('../../../src/pipeline/import/warc-reader.js');
+    for await (const e of readWarc(
+      once(gz(ccCapture('https://q.example/robots.txt', '2024-01-01T00:00:00Z', 200, A))),
+      () => true,
+    )) {
+      if (e.type !== 'record' || e.head.headers.get('warc-type') !== 'response') continue;
+      const r = await captureOf(e, new URL('https://q.example/robots.txt'), 'q.warc.gz', 512_000);
+      if (r.ok) store.add([r.capture]);
+    }
+    expect(db.prepare('SELECT origin FROM rebuild_queue').all()).toEqual([{ origin: 'https://q.example' }]);
+    db.close();
+    const s = await importArchives([], { cache: path, maxBody: 512_000 });
+    expect(s.rebuild.origins).toBe(1);
+    expect(exportAll(path).map((v) => [v.origin, v.sha256])).toEqual([['https://q.example', sha256(A)]]);
+  });
+});
