@@ -24,11 +24,20 @@ const MERGE_OPTIONS: Record<string, YargsOption> = {
   },
 };
 
+/** yargs drops a lone `-` (stdin) from a list of positionals: the files typed, with stdin if it was. */
+function filesTyped(argv: MergeArgs): string[] {
+  const files = (argv.files ?? []).map(inputPath);
+  const words = process.argv.slice(process.argv.indexOf('merge') + 1);
+  const typed = words.filter((w, i) => w === '-' && words[i - 1] !== '-o' && words[i - 1] !== '--output');
+  const kept = files.filter((f) => f === '-').length;
+  return [...files, ...typed.slice(kept)];
+}
+
 async function run(argv: MergeArgs): Promise<number> {
   const stop = stopOnSignals();
   try {
     await mergeFiles({
-      files: (argv.files ?? []).map(inputPath),
+      files: filesTyped(argv),
       output: argv.output ?? '-',
       header: argv.header !== false,
       dropRowNumber: argv['drop-row-number'] === true,

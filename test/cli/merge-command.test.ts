@@ -84,6 +84,16 @@ describe('merge of row files', () => {
     expect(Buffer.from(r.stdout).equals(read('single.csv'))).toBe(true);
   });
 
+  it('one of the files may be stdin (-), given once', async () => {
+    const r = await runCli(['merge', at('part-1.csv'), '-', at('part-3.csv'), '-o', at('merged-stdin.csv')], {
+      input: read('part-2.csv'),
+    });
+    expect(r.stderr).toBe('');
+    expect(read('merged-stdin.csv').equals(read('single-rn.csv'))).toBe(true);
+    const twice = await runCli(['merge', '-', at('part-1.csv'), '-']);
+    expect(twice).toMatchObject({ code: 2, stderr: 'robots-audit: stdin (-) can be given only once\n' });
+  });
+
   it('gzip shard outputs merge into a gzip file', async () => {
     await runs([], 'csv.gz');
     await ok(['merge', ...parts('csv.gz'), '--drop-row-number', '-o', at('merged.csv.gz')]);
