@@ -13,6 +13,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { isErrorCode } from '../../core/error-codes.js';
 import { RobotsAuditError } from '../../core/errors.js';
+import { ObservationStore } from '../import/observation-store.js';
 import { removeStaleTemps, resolveOutputTarget, tempPathFor } from '../output-target.js';
 import { BUSY_TIMEOUT_MS } from './open-database.js';
 import { reconcileOrigin, type VersionRow } from './reconcile-versions.js';
@@ -44,6 +45,8 @@ interface Input {
   /** A second connection: one walking a query can run no other statement. */
   bodies: Database.Database;
   body: Database.Statement<[string], { body: Buffer }>;
+  /** The input's archive observations (schema 2), when it has them; read once its versions are. */
+  observations: Iterable<Record<string, unknown>>;
   close(): void;
 }
 
@@ -97,6 +100,9 @@ function openReadOnly(file: string): Database.Database {
 function openInput(file: string): Input {
   const db = openReadOnly(file);
   const bodies = openReadOnly(file);
+  const hasObservations =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'observations'").get() !==
+    undefined;
   const rows = db
     .prepare('SELECT * FROM versions ORDER BY origin, valid_from, id')
     .iterate() as IterableIterator<VersionRow>;
@@ -106,6 +112,12 @@ function openInput(file: string): Input {
     head: undefined,
     bodies,
     body: bodies.prepare('SELECT body FROM bodies WHERE sha256 = ?'),
+    observations: hasObservations
+      ? {
+          [Symbol.iterator]: () =>
+            db.prepare('SELECT * FROM observations').iterate() as Iterator<Record<string, unknown>>,
+        }
+      : [],
     close() {
       rows.return?.();
       db.close();
@@ -212,6 +224,40 @@ function createOutput(file: string): Database.Database {
   return db;
 }
 
+/**
+ * Archive observations (and their bodies) from every input, each once: the same capture in two inputs
+ * is one row. Every origin with observations is then rebuilt from all of them (its merged versions
+ * taking part as `import` lets live versions take part), so merging caches that imported different
+ * archives gives the versions one cache importing them all would hold.
+ */
+function copyObservations(
+  out: Database.Database,
+  inputs: readonly Input[],
+  copyBody: (sha256: string, src: number) => void,
+): void {
+  const columns = (out.pragma('table_info(observations)') as { name: string }[])
+    .map((c) => c.name)
+    .filter((c) => c !== 'id');
+  const insert = out.prepare(
+    `INSERT OR IGNORE INTO observations (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+  );
+  const copy = out.transaction(() => {
+    inputs.forEach((input, src) => {
+      for (const row of input.observations) {
+        if (typeof row.sha256 === 'string') copyBody(row.sha256, src);
+        insert.run(Object.fromEntries(columns.map((c) => [c, row[c] ?? null])));
+      }
+    });
+    out
+      .prepare(
+        'INSERT OR IGNORE INTO rebuild_queue (origin) SELECT DISTINCT origin FROM observations WHERE origin IS NOT NULL',
+      )
+      .run();
+  });
+  copy();
+  new ObservationStore(out).rebuildQueued();
+}
+
 export async function mergeCaches(
   inputFiles: readonly string[],
   output: string,
@@ -279,6 +325,8 @@ export async function mergeCaches(
       // Let a stop signal in between batches.
       await nextTurn();
     }
+    writing(output, () => copyObservations(out, inputs, copyBody));
+    result.versions = (out.prepare('SELECT count(*) AS n FROM versions').get() as { n: number }).n;
     out.close();
     db = undefined;
     const done = temp;
