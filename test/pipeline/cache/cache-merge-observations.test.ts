@@ -2,32 +2,17 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { exportRecords } from '../../../src/pipeline/cache/cache-maintenance.js';
 import { mergeCaches } from '../../../src/pipeline/cache/cache-merge.js';
-import { PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
-import { type ArchiveInput, importArchives } from '../../../src/pipeline/import/import-archives.js';
+import { importArchives } from '../../../src/pipeline/import/import-archives.js';
 import { tempDir } from '../fetch/harness.js';
-import { ccCapture, gz, payloadDigest, revisit } from '../import/warc-fixtures.js';
+import { archiveInput, ccCapture, exportCache, gz, payloadDigest, revisit } from '../import/warc-fixtures.js';
 
 const A = 'User-agent: *\nDisallow: /a\n';
 const B = 'User-agent: *\nDisallow: /b\n';
 
-async function* once(b: Buffer): AsyncGenerator<Buffer> {
-  yield b;
-}
-
 async function importInto(path: string, files: Array<[string, Buffer]>): Promise<void> {
-  const inputs: ArchiveInput[] = files.map(([name, bytes]) => ({ name, chunks: once(bytes) }));
+  const inputs = files.map(([name, bytes]) => archiveInput(name, bytes));
   await importArchives(inputs, { cache: path, maxBody: 512_000 });
-}
-
-function exportAll(path: string) {
-  const cache = new PolicyCache(path, { mustExist: true });
-  try {
-    return [...exportRecords(cache)];
-  } finally {
-    cache.close();
-  }
 }
 
 const count = (path: string) =>
@@ -68,13 +53,13 @@ describe('cache merge with imported archives', () => {
       const yx = join(tmp.dir, 'yx.sqlite');
       await mergeCaches([x, y], xy);
       await mergeCaches([y, x], yx);
-      const want = exportAll(all);
+      const want = exportCache(all);
       expect(want.map((v) => v.validFrom)).toEqual(
         ['2024-01-01', '2024-02-01', '2024-03-01'].map((d) => Date.parse(`${d}T00:00:00Z`)),
       );
       expect(want.at(-1)!.fetchedAt).toBe(Date.parse('2024-04-01T00:00:00Z'));
-      expect(exportAll(xy)).toEqual(want);
-      expect(exportAll(yx)).toEqual(want);
+      expect(exportCache(xy)).toEqual(want);
+      expect(exportCache(yx)).toEqual(want);
       expect(count(xy)).toBe(count(all));
     } finally {
       tmp.cleanup();

@@ -1,34 +1,18 @@
 /** importArchives in process, against a real SQLite file and, for live versions, a real local server. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportRecords } from '../../../src/pipeline/cache/cache-maintenance.js';
 import { openDatabase } from '../../../src/pipeline/cache/open-database.js';
-import { PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
-import { type ArchiveInput, importArchives } from '../../../src/pipeline/import/import-archives.js';
+import { importArchives } from '../../../src/pipeline/import/import-archives.js';
 import { ObservationStore } from '../../../src/pipeline/import/observation-store.js';
 import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
 import { ok } from '../../helpers/multi-host-server.js';
 import { at, liveOptions, sha256, useServerAndTempDir } from '../fetch/harness.js';
-import { ccCapture, gz } from './warc-fixtures.js';
+import { archiveInput, ccCapture, exportCache, gz } from './warc-fixtures.js';
 
 const env = useServerAndTempDir();
 const A = 'User-agent: *\nDisallow: /a\n';
 const B = 'User-agent: *\nDisallow: /b\n';
 const t = (iso: string) => Date.parse(iso);
-
-async function* once(b: Buffer): AsyncGenerator<Buffer> {
-  yield b;
-}
-const archive = (name: string, bytes: Buffer): ArchiveInput => ({ name, chunks: once(bytes) });
-
-function exportAll(path: string) {
-  const cache = new PolicyCache(path, { mustExist: true });
-  try {
-    return [...exportRecords(cache)];
-  } finally {
-    cache.close();
-  }
-}
 
 describe('live-fetched versions take part in the rebuild', () => {
   it('a live version stays current after older captures are imported, keeps its expiry, and importing again changes nothing', async () => {
@@ -44,8 +28,8 @@ describe('live-fetched versions take part in the rebuild', () => {
       ...ccCapture(uri, '2024-01-01T00:00:00Z', 200, A),
       ...ccCapture(uri, '2024-02-01T00:00:00Z', 200, A),
     ]);
-    await importArchives([archive('old.warc.gz', warc)], { cache: path, maxBody: 512_000 });
-    const versions = exportAll(path);
+    await importArchives([archiveInput('old.warc.gz', warc)], { cache: path, maxBody: 512_000 });
+    const versions = exportCache(path);
     expect(versions.map((v) => [v.sha256, v.validFrom, v.validTo, v.fetchedAt, v.source])).toEqual([
       [
         sha256(A),
@@ -57,8 +41,8 @@ describe('live-fetched versions take part in the rebuild', () => {
       [sha256(B), policy.fetchedAt, null, policy.fetchedAt, 'fetch'],
     ]);
     expect(versions[1]!.expiresAt).toBe(policy.expiresAt);
-    await importArchives([archive('old.warc.gz', warc)], { cache: path, maxBody: 512_000 });
-    expect(exportAll(path)).toEqual(versions);
+    await importArchives([archiveInput('old.warc.gz', warc)], { cache: path, maxBody: 512_000 });
+    expect(exportCache(path)).toEqual(versions);
   });
 
   it('a live confirmation of an imported version is kept when the origin is rebuilt again', async () => {
@@ -66,18 +50,18 @@ describe('live-fetched versions take part in the rebuild', () => {
     const path = join(tmp.dir, 'confirm.sqlite');
     const origin = `http://confirm.test:${srv.httpPort}`;
     const first = gz(ccCapture(`${origin}/robots.txt`, '2024-01-01T00:00:00Z', 200, A));
-    await importArchives([archive('a.warc.gz', first)], { cache: path, maxBody: 512_000 });
+    await importArchives([archiveInput('a.warc.gz', first)], { cache: path, maxBody: 512_000 });
     // The archived file is still served: a live fetch confirms the imported version.
     srv.set('confirm.test', ok(A));
     const provider = createLivePolicyProvider(liveOptions(srv, path));
     const policy = await provider.get(at(srv, 'confirm.test'));
     await provider.close();
-    expect(exportAll(path).map((v) => [v.validFrom, v.fetchedAt])).toEqual([
+    expect(exportCache(path).map((v) => [v.validFrom, v.fetchedAt])).toEqual([
       [t('2024-01-01T00:00:00Z'), policy.fetchedAt],
     ]);
     const later = gz(ccCapture(`${origin}/robots.txt`, '2024-06-01T00:00:00Z', 200, A));
-    await importArchives([archive('b.warc.gz', later)], { cache: path, maxBody: 512_000 });
-    expect(exportAll(path).map((v) => [v.validFrom, v.fetchedAt, v.expiresAt])).toEqual([
+    await importArchives([archiveInput('b.warc.gz', later)], { cache: path, maxBody: 512_000 });
+    expect(exportCache(path).map((v) => [v.validFrom, v.fetchedAt, v.expiresAt])).toEqual([
       [t('2024-01-01T00:00:00Z'), policy.fetchedAt, policy.expiresAt],
     ]);
   });
@@ -92,7 +76,7 @@ describe('a killed import', () => {
     const { captureOf } = await import('../../../src/pipeline/import/capture.js');
     const { readWarc } = await import('../../../src/pipeline/import/warc-reader.js');
     for await (const e of readWarc(
-      once(gz(ccCapture('https://q.example/robots.txt', '2024-01-01T00:00:00Z', 200, A))),
+      archiveInput('q', gz(ccCapture('https://q.example/robots.txt', '2024-01-01T00:00:00Z', 200, A))).chunks,
       () => true,
     )) {
       if (e.type !== 'record' || e.head.headers.get('warc-type') !== 'response') continue;
@@ -103,6 +87,6 @@ describe('a killed import', () => {
     db.close();
     const s = await importArchives([], { cache: path, maxBody: 512_000 });
     expect(s.rebuild.origins).toBe(1);
-    expect(exportAll(path).map((v) => [v.origin, v.sha256])).toEqual([['https://q.example', sha256(A)]]);
+    expect(exportCache(path).map((v) => [v.origin, v.sha256])).toEqual([['https://q.example', sha256(A)]]);
   });
 });

@@ -1,5 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { exportRecords } from '../../../src/pipeline/cache/cache-maintenance.js';
+import { PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
+import type { ArchiveInput } from '../../../src/pipeline/import/import-archives.js';
 
 /**
  * WARC files built byte by byte, shaped like the ones real archivers write: Common Crawl's robots.txt
@@ -155,4 +158,23 @@ export function warcinfo(): Buffer {
     headers: { 'Content-Type': 'application/warc-fields' },
     content: 'software: fixture\r\nformat: WARC File Format 1.0\r\n',
   });
+}
+
+async function* once(b: Buffer): AsyncGenerator<Buffer> {
+  yield b;
+}
+
+/** An archive for importArchives: `bytes` as one chunk, recorded under `name`. */
+export function archiveInput(name: string, bytes: Buffer): ArchiveInput {
+  return { name, chunks: once(bytes) };
+}
+
+/** Every version of the cache at `path`, as `cache export` writes them. */
+export function exportCache(path: string) {
+  const cache = new PolicyCache(path, { mustExist: true });
+  try {
+    return [...exportRecords(cache)];
+  } finally {
+    cache.close();
+  }
 }
