@@ -1,4 +1,6 @@
 import { RobotsAuditError } from '../../core/errors.js';
+import { MAX_REDIRECTS } from '../fetch/fetch-robots.js';
+import { REDIRECT_WINDOW_MS } from '../import/resolve-capture.js';
 import type { CachedVersion } from './cache-types.js';
 import { fromRow, type PolicyCache } from './policy-cache.js';
 import { SCHEMA_VERSION } from './schema.js';
@@ -133,6 +135,9 @@ export function* exportRecords(cache: PolicyCache): Generator<ExportRecord> {
   }
 }
 
+/** How far in time a chain of redirects can reach from the capture that starts it. */
+const TARGET_REACH_MS = REDIRECT_WINDOW_MS * MAX_REDIRECTS;
+
 export interface PruneResult {
   /** History versions that ended before the cutoff. */
   historyVersions: number;
@@ -155,9 +160,23 @@ export function pruneCache(cache: PolicyCache, cutoff: number): PruneResult {
     const history = db
       .prepare('DELETE FROM versions WHERE valid_to IS NOT NULL AND valid_to < ?')
       .run(cutoff).changes;
+    // Archive observations go with what they built: an import would otherwise rebuild the pruned history.
+    db.prepare(
+      `DELETE FROM observations WHERE origin IS NOT NULL AND captured_at < coalesce(
+         (SELECT min(v.valid_from) FROM versions v WHERE v.origin = observations.origin), 9e15)`,
+    ).run();
+    db.prepare(
+      'DELETE FROM rebuild_queue WHERE NOT EXISTS (SELECT 1 FROM observations o WHERE o.origin = rebuild_queue.origin)',
+    ).run();
+    // A capture kept only as a redirect target goes once no capture of an origin is near it in time.
+    db.prepare(
+      `DELETE FROM observations WHERE origin IS NULL AND NOT EXISTS (SELECT 1 FROM observations o
+         WHERE o.origin IS NOT NULL AND o.captured_at BETWEEN observations.captured_at - ? AND observations.captured_at + ?)`,
+    ).run(TARGET_REACH_MS, TARGET_REACH_MS);
     const bodies = db
       .prepare(
-        'DELETE FROM bodies WHERE NOT EXISTS (SELECT 1 FROM versions v WHERE v.sha256 = bodies.sha256)',
+        `DELETE FROM bodies WHERE NOT EXISTS (SELECT 1 FROM versions v WHERE v.sha256 = bodies.sha256)
+           AND NOT EXISTS (SELECT 1 FROM observations o WHERE o.sha256 = bodies.sha256)`,
       )
       .run().changes;
     return { historyVersions: history, origins: stale.length, bodies };

@@ -1,7 +1,9 @@
 /** importArchives in process, against a real SQLite file and, for live versions, a real local server. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pruneCache } from '../../../src/pipeline/cache/cache-maintenance.js';
 import { openDatabase } from '../../../src/pipeline/cache/open-database.js';
+import { PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
 import { importArchives } from '../../../src/pipeline/import/import-archives.js';
 import { ObservationStore } from '../../../src/pipeline/import/observation-store.js';
 import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
@@ -88,5 +90,31 @@ describe('a killed import', () => {
     const s = await importArchives([], { cache: path, maxBody: 512_000 });
     expect(s.rebuild.origins).toBe(1);
     expect(exportCache(path).map((v) => [v.origin, v.sha256])).toEqual([['https://q.example', sha256(A)]]);
+  });
+});
+
+describe('prune after an import', () => {
+  it('prune drops the observations of what it removes, keeps the bodies observations still use, and a later import rebuilds cleanly', async () => {
+    const path = join(env.tmp.dir, 'pruned.sqlite');
+    const uri = 'https://p.example/robots.txt';
+    const old = gz([
+      ...ccCapture(uri, '2020-01-01T00:00:00Z', 200, A),
+      ...ccCapture(uri, '2020-02-01T00:00:00Z', 200, B),
+    ]);
+    await importArchives([archiveInput('old.warc.gz', old)], { cache: path, maxBody: 512_000 });
+    const cache = new PolicyCache(path, { mustExist: true });
+    pruneCache(cache, Date.parse('2021-01-01T00:00:00Z'));
+    cache.close();
+    expect(exportCache(path)).toEqual([]);
+    // Pruned history does not come back with the next capture of the origin.
+    const later = gz(ccCapture(uri, '2024-01-01T00:00:00Z', 200, A));
+    await importArchives([archiveInput('new.warc.gz', later)], { cache: path, maxBody: 512_000 });
+    expect(exportCache(path).map((v) => [v.sha256, v.validFrom])).toEqual([
+      [sha256(A), t('2024-01-01T00:00:00Z')],
+    ]);
+    const db = openDatabase(path);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    expect(db.prepare('SELECT count(*) AS n FROM bodies').get()).toEqual({ n: 1 });
+    db.close();
   });
 });
