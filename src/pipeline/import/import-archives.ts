@@ -13,9 +13,9 @@ import { readWarc } from './warc-reader.js';
  */
 
 /** Captures committed per transaction. */
-const BATCH_CAPTURES = 2000;
+const BATCH_CAPTURES = 1000;
 /** Body bytes held before a batch is committed early. */
-const BATCH_BYTES = 32 * 1024 * 1024;
+const BATCH_BYTES = 8 * 1024 * 1024;
 /** Redirect targets named by an earlier capture of this run, remembered so their capture is kept. */
 const MAX_NAMED_TARGETS = 1_000_000;
 

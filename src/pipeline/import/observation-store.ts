@@ -11,6 +11,8 @@ import { CaptureResolver, type ObservationRow } from './resolve-capture.js';
  * times, so importing again adds nothing and rebuilds the same versions.
  */
 
+/** Distinct bodies remembered as written, which bounds the memory of the check. */
+const MAX_BODIES_REMEMBERED = 1_000_000;
 /** Origins rebuilt per transaction. */
 const REBUILD_BATCH = 256;
 
@@ -32,23 +34,49 @@ export class ObservationStore {
   private readonly insertBody;
   private readonly queue;
   private readonly addBatch: Database.Transaction<(captures: Capture[]) => number>;
+  /** Bodies this store has written (a committed batch's bodies stay written). */
+  private readonly bodiesStored = new Set<string>();
 
   constructor(readonly db: Database.Database) {
+    // An import writes far more than a fetch run: checkpoint every 64 MiB of WAL, not every 4 MiB.
+    db.pragma('wal_autocheckpoint = 16384');
     this.insertObs = db.prepare(
       `INSERT OR IGNORE INTO observations (origin, uri, captured_at, source, kind, outcome, status, error_code,
          sha256, bytes, truncated, etag, last_modified, final_url, location, payload_digest, refers_to_uri,
          refers_to_date, expires_at)
-       VALUES (@origin, @uri, @capturedAt, @source, @kind, @outcome, @status, @errorCode, @sha256, @bytes,
-         @truncated, @etag, @lastModified, @uri, @location, @payloadDigest, @refersToUri, @refersToDate,
-         @capturedAt)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertBody = db.prepare('INSERT OR IGNORE INTO bodies (sha256, body) VALUES (?, ?)');
     this.queue = db.prepare('INSERT OR IGNORE INTO rebuild_queue (origin) VALUES (?)');
     this.addBatch = db.transaction((captures: Capture[]) => {
       let added = 0;
       for (const c of captures) {
-        if (c.body !== null && c.sha256 !== null) this.insertBody.run(c.sha256, c.body);
-        const r = this.insertObs.run({ ...c, body: undefined, truncated: c.truncated ? 1 : 0 });
+        // Many sites serve the same file: each body crosses into SQLite once per run.
+        if (c.body !== null && c.sha256 !== null && !this.bodiesStored.has(c.sha256)) {
+          this.insertBody.run(c.sha256, c.body);
+          if (this.bodiesStored.size < MAX_BODIES_REMEMBERED) this.bodiesStored.add(c.sha256);
+        }
+        const r = this.insertObs.run(
+          c.origin,
+          c.uri,
+          c.capturedAt,
+          c.source,
+          c.kind,
+          c.outcome,
+          c.status,
+          c.errorCode,
+          c.sha256,
+          c.bytes,
+          c.truncated ? 1 : 0,
+          c.etag,
+          c.lastModified,
+          c.uri,
+          c.location,
+          c.payloadDigest,
+          c.refersToUri,
+          c.refersToDate,
+          c.capturedAt,
+        );
         if (r.changes === 0) continue;
         added++;
         if (c.origin !== null) this.queue.run(c.origin);

@@ -98,6 +98,50 @@ async function resync(src: ByteSource, magic: Buffer): Promise<boolean> {
   }
 }
 
+type HeadCheck = { ok: true; head: Head; length: number } | { ok: false; reason: string };
+
+/** The WARC head of the record at `v[at]`, whose header block ends at `end` (-1: not found). */
+function recordHead(v: Buffer, at: number, end: number, cut: boolean): HeadCheck {
+  if (end === -1 || !v.subarray(at, at + 5).equals(WARC_MAGIC)) {
+    return { ok: false, reason: cut ? 'record cut short in its header' : 'bad header' };
+  }
+  const head = parseHead(v, at, end);
+  const lengthText = head.headers.get('content-length');
+  const length = lengthText !== undefined && /^\d{1,15}$/.test(lengthText) ? Number(lengthText) : -1;
+  return length < 0 ? { ok: false, reason: 'bad Content-Length' } : { ok: true, head, length };
+}
+
+/** Records of one inflated gzip member, all in memory: no stream, no copy (the buffer is the member's). */
+function* bufferRecords(buf: Buffer, want: Want, label: (offset: number) => string): Generator<WarcEvent> {
+  let p = 0;
+  for (;;) {
+    while (p < buf.length && (buf[p] === 0x0d || buf[p] === 0x0a)) p++;
+    if (p >= buf.length) return;
+    const at = label(p);
+    const end = headEnd(buf, p, HEAD_LIMIT);
+    const r = recordHead(buf, p, end, end === -1 && buf.length - p < HEAD_LIMIT);
+    const next = r.ok ? end + r.length : -1;
+    if (!r.ok || next + 4 > buf.length || !buf.subarray(next, next + 4).equals(RECORD_END)) {
+      const reason = r.ok
+        ? next > buf.length
+          ? 'record cut short (the stream ends inside its content)'
+          : 'bad Content-Length (no blank line after the content)'
+        : r.reason;
+      yield { type: 'malformed', offset: at, reason };
+      const resume = buf.indexOf(WARC_MAGIC, p + 1);
+      if (resume === -1) return;
+      p = resume;
+      continue;
+    }
+    const { head, length } = r;
+    if (want(head)) {
+      const kept = Math.min(length, KEEP_BYTES);
+      yield { type: 'record', offset: at, head, content: buf.subarray(end, end + kept), cut: kept < length };
+    } else yield { type: 'skipped', offset: at, warcType: head.headers.get('warc-type') ?? '' };
+    p = next + 4;
+  }
+}
+
 /** Records of an uncompressed WARC stream; `label` names an offset within it. */
 async function* plainRecords(
   src: ByteSource,
@@ -112,21 +156,13 @@ async function* plainRecords(
     let end = headEnd(src.view(), 0, HEAD_LIMIT);
     while (end === -1 && src.available < HEAD_LIMIT && (await src.more()))
       end = headEnd(src.view(), 0, HEAD_LIMIT);
-    const v = src.view();
-    if (end === -1 || !v.subarray(0, 5).equals(WARC_MAGIC)) {
-      const cut = end === -1 && src.available < HEAD_LIMIT;
-      yield { type: 'malformed', offset: at, reason: cut ? 'record cut short in its header' : 'bad header' };
+    const r = recordHead(src.view(), 0, end, end === -1 && src.available < HEAD_LIMIT);
+    if (!r.ok) {
+      yield { type: 'malformed', offset: at, reason: r.reason };
       if (!(await resync(src, WARC_MAGIC))) return;
       continue;
     }
-    const head = parseHead(v, 0, end);
-    const lengthText = head.headers.get('content-length');
-    const length = lengthText !== undefined && /^\d{1,15}$/.test(lengthText) ? Number(lengthText) : -1;
-    if (length < 0) {
-      yield { type: 'malformed', offset: at, reason: 'bad Content-Length' };
-      if (!(await resync(src, WARC_MAGIC))) return;
-      continue;
-    }
+    const { head, length } = r;
     const wanted = want(head);
     const kept = wanted ? Math.min(length, KEEP_BYTES) : 0;
     await src.ensure(end + kept);
@@ -193,6 +229,8 @@ function inflateMember(v: Buffer, headerLength: number): Inflated {
     const r = inflateRawSync(v.subarray(headerLength), {
       info: true,
       maxOutputLength: KEEP_BYTES + HEAD_LIMIT,
+      // Most records are a few KiB: the default 16 KiB output chunk would make each cost 16 KiB of garbage.
+      chunkSize: 4096,
     }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
     const length = headerLength + r.engine.bytesWritten + 8;
     if (length > v.length) return { ok: false, reason: 'more' };
@@ -206,10 +244,6 @@ function inflateMember(v: Buffer, headerLength: number): Inflated {
     if (code === 'ERR_BUFFER_TOO_LARGE') return { ok: false, reason: 'large' };
     return { ok: false, reason: 'corrupt' };
   }
-}
-
-async function* one(buf: Buffer): AsyncGenerator<Buffer> {
-  yield buf;
 }
 
 /** Gzip members one by one, each inflated in one call when small, else as a stream. */
@@ -239,7 +273,7 @@ async function* gzipMembers(src: ByteSource, want: Want): AsyncGenerator<WarcEve
     }
     if (r.ok) {
       src.consume(r.length);
-      yield* plainRecords(new ByteSource(one(r.out)), want, label);
+      yield* bufferRecords(r.out, want, label);
       continue;
     }
     if (r.reason === 'corrupt' || (r.reason === 'more' && src.available < SYNC_MEMBER_LIMIT)) {
