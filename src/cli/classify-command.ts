@@ -23,6 +23,11 @@ interface ClassifyArgs {
   shard?: string;
   shards?: string;
   'row-number'?: boolean;
+  'at-column'?: string;
+  'as-of'?: string;
+  'time-format'?: string;
+  grace?: string;
+  'max-history-age'?: string;
   [key: string]: unknown;
 }
 
@@ -56,6 +61,11 @@ async function run(argv: ClassifyArgs): Promise<number> {
       rowNumber: argv['row-number'],
       header: argv.header,
       columns: argv.columns,
+      atColumn: argv['at-column'],
+      asOf: argv['as-of'],
+      timeFormat: argv['time-format'],
+      grace: argv.grace,
+      maxHistoryAge: argv['max-history-age'],
       quiet,
       progress: !quiet && (argv.progress === true || process.stderr.isTTY === true),
       signal: controller.signal,
@@ -101,6 +111,24 @@ const CLASSIFY_OPTIONS: Record<string, YargsOption> = {
     type: 'boolean',
     describe: 'Start each row with row_number, its record number in the whole input (for merge)',
   },
+  'at-column': {
+    type: 'string',
+    describe: 'Judge each row as of the time in this column, under the version then in force (cache only)',
+  },
+  'as-of': { type: 'string', describe: 'Judge every row as of this time (RFC 3339, epoch, …; cache only)' },
+  'time-format': {
+    type: 'string',
+    choices: ['auto', 'epoch-s', 'epoch-ms'],
+    describe: 'How numbers in the time column are read (auto: by magnitude)',
+  },
+  grace: {
+    type: 'string',
+    describe: 'A disallow within this long of a version that allowed is marked grace (default 24h)',
+  },
+  'max-history-age': {
+    type: 'string',
+    describe: 'A version last seen longer than this before the row is no evidence (no_history)',
+  },
   header: {
     type: 'boolean',
     describe: 'The input starts with a header row; --no-header: every line is a record (with --columns)',
@@ -128,6 +156,7 @@ export const classifyCommand: CommandModule<object, ClassifyArgs> = {
         ['cat crawl.csv | $0 classify - --agent Googlebot --offline', ''],
         ['$0 classify crawl.csv --agent Googlebot --shard 2/4 --row-number -o part-2.csv', ''],
         ['tail -f urls.csv | $0 classify - --no-header --columns host,url --agent Googlebot', ''],
+        ['$0 classify access-log.csv --at-column time --agent GPTBot --cache robots.sqlite', ''],
       ]) as unknown as Argv<ClassifyArgs>,
   handler: async (argv) => {
     process.exitCode = await run(argv);

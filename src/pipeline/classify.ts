@@ -3,12 +3,13 @@ import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
 import type { BatchResult, BatchStats, WorkerConfig } from '../workers/protocol.js';
 import { verdictColumns } from '../workers/verdict-format.js';
+import { asOfConfig } from './as-of-config.js';
 import { Batcher } from './batcher.js';
 import { BufferPool } from './buffer-pool.js';
 import { type Header, HeaderReader } from './header.js';
 import { openInput } from './input-source.js';
 import { LineModeStart } from './line-mode.js';
-import { type Options, resolveOptions } from './options.js';
+import { isAsOf, type Options, resolveOptions } from './options.js';
 import { OutputSink } from './output-sink.js';
 import type { PolicyProvider } from './policy.js';
 import { PolicyBroker } from './policy-broker.js';
@@ -120,12 +121,13 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       header = headerReader.push(eof ? null : r.value);
     }
 
+    const asOf = asOfConfig(options, header.columns);
     sink = OutputSink.open(options.output);
     if (options.summary !== undefined) {
       summarySink = OutputSink.open(options.summary, { label: 'summary', plain: true });
     }
     const d = header.delimiter;
-    const extra = formatRecord(verdictColumns(agents, options.evidence), d);
+    const extra = formatRecord(verdictColumns(agents, options.evidence, asOf !== null), d);
     if (options.header) {
       const numberColumn = Buffer.from(options.rowNumber ? `row_number${d}` : '');
       await sink.write(
@@ -149,6 +151,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       evidence: options.evidence,
       shard: options.shard ?? null,
       rowNumber: options.rowNumber,
+      asOf,
       compiledBudget: Math.max(COMPILED_BUDGET_MIN, Math.floor(COMPILED_BUDGET_TOTAL / threads)),
       originBudget: WORKER_ORIGIN_BUDGET,
       // Workers read the files themselves: no coordinator round trip (nor its CPU) per origin.
@@ -269,6 +272,14 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       output: options.output,
       threads: pool.threads || threads,
       shard: options.shard ?? null,
+      asOf: isAsOf(options)
+        ? {
+            column: options.atColumn,
+            time: options.asOf,
+            graceSeconds: options.grace,
+            maxHistoryAgeSeconds: options.maxHistoryAge,
+          }
+        : null,
       broker: broker.stats,
       wallMs: performance.now() - t0,
       readingMs,

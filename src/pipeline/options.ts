@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { RobotsAuditError } from '../core/errors.js';
+import { parseTime, TIME_FORMATS, type TimeFormat } from '../workers/row-time.js';
 import type { Shard } from '../workers/shard.js';
+import { parseDuration } from './duration.js';
 import { checkLineMode, columnList } from './line-mode.js';
 import { parseShard } from './shard-option.js';
 
@@ -63,6 +65,16 @@ export interface Options {
   shard: Shard | undefined;
   /** Start each output row with its 1-based record number in the whole input (`--row-number`). */
   rowNumber: boolean;
+  /** As of a time: judge each row as of the time in this column (`--at-column`), from the cache's history. */
+  atColumn: string | undefined;
+  /** As of a time: judge every row as of this time, epoch ms (`--as-of`; any form `--at-column` reads). */
+  asOf: number | undefined;
+  /** How the time column's numbers are read (`--time-format`): by magnitude, or forced. */
+  timeFormat: TimeFormat;
+  /** Seconds a version stays usable after it was replaced, RFC 9309's cache allowance (`--grace`). */
+  grace: number;
+  /** Seconds after which a version last seen before the row's time is no evidence (`--max-history-age`). */
+  maxHistoryAge: number | undefined;
   /** Write the summary as JSON to this file (`--summary`). */
   summary: string | undefined;
   /** Show the progress line even when stderr is not a terminal (`--progress`). */
@@ -102,6 +114,11 @@ export const DEFAULTS: Readonly<Options> = Object.freeze({
   evidence: false,
   shard: undefined,
   rowNumber: false,
+  atColumn: undefined,
+  asOf: undefined,
+  timeFormat: 'auto',
+  grace: MAX_MAX_AGE_SECONDS,
+  maxHistoryAge: undefined,
   summary: undefined,
   progress: false,
   quiet: false,
@@ -191,6 +208,13 @@ function resolveEntries(value: unknown): string[] {
   });
 }
 
+function duration(name: string, value: unknown): number {
+  const s = parseDuration(value);
+  if (Number.isNaN(s))
+    throw invalid(name, 'a duration (seconds, or a number with s, m, h, d or w: "24h")', value);
+  return s;
+}
+
 type Validators = { [K in keyof Options]: (value: unknown) => Options[K] };
 
 const VALIDATORS: Validators = {
@@ -230,6 +254,18 @@ const VALIDATORS: Validators = {
   evidence: (v) => boolean('evidence', v),
   shard: (v) => parseShard(v),
   rowNumber: (v) => boolean('rowNumber', v),
+  atColumn: (v) => optionalText('atColumn', v),
+  asOf: (v) => {
+    const t = typeof v === 'number' ? v : typeof v === 'string' ? parseTime(v) : Number.NaN;
+    if (!Number.isFinite(t)) throw invalid('asOf', 'a time (RFC 3339, epoch seconds, …)', v);
+    return t;
+  },
+  timeFormat: (v) => {
+    if (!TIME_FORMATS.includes(v as TimeFormat)) throw invalid('timeFormat', TIME_FORMATS.join(', '), v);
+    return v as TimeFormat;
+  },
+  grace: (v) => duration('grace', v),
+  maxHistoryAge: (v) => duration('maxHistoryAge', v),
   summary: (v) => optionalText('summary', v),
   progress: (v) => boolean('progress', v),
   quiet: (v) => boolean('quiet', v),
@@ -259,5 +295,27 @@ export function resolveOptions(input: Partial<Record<keyof Options, unknown>> = 
     );
   }
   checkLineMode(options);
+  checkAsOf(options);
   return options;
+}
+
+/** As of a time: one source of times, and the cache's history as the only source of policies. */
+function checkAsOf(o: Options): void {
+  const both = (a: string, b: string) =>
+    new RobotsAuditError(
+      'ERR_INVALID_OPTION',
+      `Invalid options: \`${a}\` and \`${b}\` cannot be used together`,
+      {
+        option: a,
+      },
+    );
+  if (o.atColumn !== undefined && o.asOf !== undefined) throw both('atColumn', 'asOf');
+  if (o.atColumn === undefined && o.asOf === undefined) return;
+  const mode = o.atColumn !== undefined ? 'atColumn' : 'asOf';
+  if (o.robotsDir !== undefined) throw both(mode, 'robotsDir');
+}
+
+/** True when rows are judged as of a time (the cache's history, never a fetch). */
+export function isAsOf(o: Pick<Options, 'atColumn' | 'asOf'>): boolean {
+  return o.atColumn !== undefined || o.asOf !== undefined;
 }

@@ -1,6 +1,7 @@
 import type { PolicyCode } from '../core/error-codes.js';
 import { Lru } from '../workers/lru.js';
-import type { PolicyRequest, PolicyTally, WirePolicy } from '../workers/protocol.js';
+import type { PolicyRequest, PolicyTally, WirePolicy, WireVersion } from '../workers/protocol.js';
+import { type HistoryProvider, isHistoryProvider } from './cache/history-provider.js';
 import type { Origin, Policy, PolicyOutcome, PolicyProvider } from './policy.js';
 
 /**
@@ -107,15 +108,8 @@ export class PolicyBroker {
     if (s.inFlight++ === 0) this.busySince = performance.now();
     let wire: WirePolicy;
     try {
-      const policy = await this.provider.get(origin);
-      s.outcomes[policy.outcome]++;
-      s.sources[policy.source] = (s.sources[policy.source] ?? 0) + 1;
-      if (policy.outcome === 'unreachable') {
-        this.countUnreachable(
-          policy.errorCode ?? (policy.status === null ? 'unknown' : `HTTP ${policy.status}`),
-        );
-      }
-      wire = toWire(key, policy);
+      if (isHistoryProvider(this.provider)) wire = await this.history(this.provider, key, origin);
+      else wire = await this.policy(key, origin);
     } catch (err) {
       const uncoded: PolicyCode = 'ERR_PROVIDER';
       const code =
@@ -132,13 +126,66 @@ export class PolicyBroker {
         robotsUrl: `${key}/robots.txt`,
         fetchedAt: new Date().toISOString(),
         truncated: false,
+        // As of a time the workers judge by histories only: a failed read leaves none.
+        history: isHistoryProvider(this.provider) ? [] : undefined,
       };
     } finally {
       if (--s.inFlight === 0) s.fetchMs += performance.now() - this.busySince;
       this.pending.delete(key);
     }
     s.resolved++;
-    this.cache.set(key, wire, 256 + (wire.body?.length ?? 0));
+    let bytes = 256 + (wire.body?.length ?? 0);
+    for (const v of wire.history ?? []) bytes += 256 + (v.body?.length ?? 0);
+    this.cache.set(key, wire, bytes);
     return wire;
+  }
+
+  private async policy(key: string, origin: Origin): Promise<WirePolicy> {
+    const s = this.stats;
+    const policy = await this.provider.get(origin);
+    s.outcomes[policy.outcome]++;
+    s.sources[policy.source] = (s.sources[policy.source] ?? 0) + 1;
+    if (policy.outcome === 'unreachable') {
+      this.countUnreachable(
+        policy.errorCode ?? (policy.status === null ? 'unknown' : `HTTP ${policy.status}`),
+      );
+    }
+    return toWire(key, policy);
+  }
+
+  /** As of a time: the origin's stored versions (counted by whether it has any). */
+  private async history(provider: HistoryProvider, key: string, origin: Origin): Promise<WirePolicy> {
+    const versions = await provider.history(origin);
+    const source = versions.length > 0 ? 'history' : 'none';
+    this.stats.sources[source] = (this.stats.sources[source] ?? 0) + 1;
+    const sent = new Set<string>();
+    const history: WireVersion[] = versions.map((v) => {
+      const w: WireVersion = {
+        ...toWire(key, v.policy),
+        validFrom: v.validFrom,
+        lastSeen: v.lastSeen,
+        source: v.source,
+        errorCode: v.policy.errorCode ?? '',
+      };
+      // A body seen in an earlier version (a change reverted) is compiled from that one: sent once.
+      if (w.sha256 !== null && w.body !== null) {
+        if (sent.has(w.sha256)) w.body = null;
+        else sent.add(w.sha256);
+      }
+      return w;
+    });
+    const last = versions.at(-1)?.policy;
+    if (last !== undefined) return { ...toWire(key, last), history };
+    return {
+      key,
+      outcome: 'not_cached',
+      status: '',
+      body: null,
+      sha256: null,
+      robotsUrl: `${key}/robots.txt`,
+      fetchedAt: '',
+      truncated: false,
+      history,
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { Options } from './options.js';
+import { isAsOf, type Options } from './options.js';
 import type { PolicyProvider } from './policy.js';
 import { createDirPolicyProvider } from './robots-dir-provider.js';
 
@@ -13,19 +13,23 @@ export interface FetchFigures {
 
 export interface ProviderHandle {
   provider: PolicyProvider;
-  kind: 'robots-dir' | 'offline' | 'live';
+  kind: 'robots-dir' | 'offline' | 'live' | 'as-of';
   figures(): FetchFigures | null;
   /** Commits what is queued for the cache now (synchronous), when the provider has a cache to write. */
   flush?(): void;
 }
 
 /**
- * The policy source options ask for: `--robots-dir` (files, no network), `--offline` (the SQLite cache
- * only) or the cache plus live fetching. The fetch/cache modules load only when needed.
+ * The policy source options ask for: `--robots-dir` (files, no network), the cache's history (as of a
+ * time), `--offline` (the SQLite cache only) or the cache plus live fetching. The fetch/cache modules load only when needed.
  */
 export async function providerFor(options: Options): Promise<ProviderHandle> {
   if (options.robotsDir !== undefined) {
     return { provider: createDirPolicyProvider(options.robotsDir), kind: 'robots-dir', figures: () => null };
+  }
+  if (isAsOf(options)) {
+    const { createHistoryProvider } = await import('./cache/history-provider.js');
+    return { provider: createHistoryProvider(options), kind: 'as-of', figures: () => null };
   }
   if (options.offline) {
     const { createCachePolicyProvider } = await import('./cache/cache-policy-provider.js');

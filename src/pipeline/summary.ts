@@ -1,11 +1,27 @@
-import type { BatchStats } from '../workers/protocol.js';
+import { AGE_BUCKET_DAYS } from '../workers/history.js';
+import type { AsOfStats, BatchStats } from '../workers/protocol.js';
 import { SHARD_KEY, type Shard } from '../workers/shard.js';
-import { VERDICTS } from '../workers/verdict-format.js';
+import { NO_HISTORY_REASONS, VERDICTS } from '../workers/verdict-format.js';
 import type { BrokerStats } from './policy-broker.js';
 import { TopCounter } from './top-counter.js';
 
 const TOP = 10;
 const MAX_EXAMPLES = 20;
+
+export interface AsOfSummary {
+  /** `--at-column`'s column, or `--as-of`'s time (ISO). */
+  column: string | null;
+  time: string | null;
+  graceSeconds: number;
+  maxHistoryAgeSeconds: number | null;
+  /** Rows judged under a stored version; `no_history` rows by reason. */
+  rowsJudged: number;
+  noHistory: Record<string, number>;
+  /** Rows judged, by how long before the row's time the version in force was last seen. */
+  versionAge: Record<string, number>;
+  /** Per agent: disallowed rows that a version in force within the grace allowed (counted in the verdicts too). */
+  grace: Record<string, number>;
+}
 
 export interface ClassifySummary {
   input: string;
@@ -41,6 +57,8 @@ export interface ClassifySummary {
   topRules: Record<string, { origin: string; line: number; rule: string; rows: number }[]>;
   /** False when the top lists overflowed their bounded counters (some figures may then be low). */
   topCountsExact: boolean;
+  /** As of a time only: how rows were judged against the cache's history. */
+  asOf?: AsOfSummary;
   timing: {
     wallMs: number;
     /** Main thread: reading, decompressing and cutting the input into batches. */
@@ -69,6 +87,12 @@ export class SummaryBuilder {
   private readonly rules: TopCounter<{ origin: string; line: number; rule: string }>[];
   private workMs = 0;
   private compiles = 0;
+  private readonly asOf = {
+    judged: 0,
+    noHistory: new Map<string, number>(),
+    ages: [] as number[],
+    grace: [] as number[],
+  };
   rowsWritten = 0;
 
   constructor(private readonly agents: string[]) {
@@ -102,10 +126,39 @@ export class SummaryBuilder {
         this.verdicts[a]![v]! += n;
       });
     });
+    if (s.asOf !== undefined) this.addAsOf(s.asOf);
     for (const [a, origin, n] of s.disallowedHosts) this.hosts[a]!.add(origin, origin, n);
     for (const [a, origin, line, rule, n] of s.rules) {
-      this.rules[a]!.add(`${origin}\n${line}`, { origin, line, rule }, n);
+      // With the rule text: versions of one robots.txt (as of a time) hold other rules at the same line.
+      this.rules[a]!.add(`${origin}\n${line}\n${rule}`, { origin, line, rule }, n);
     }
+  }
+
+  private addAsOf(x: AsOfStats): void {
+    const t = this.asOf;
+    t.judged += x.judged;
+    for (const [k, n] of Object.entries(x.noHistory)) t.noHistory.set(k, (t.noHistory.get(k) ?? 0) + n);
+    x.ages.forEach((n, b) => {
+      t.ages[b] = (t.ages[b] ?? 0) + n;
+    });
+    x.grace.forEach((n, a) => {
+      t.grace[a] = (t.grace[a] ?? 0) + n;
+    });
+  }
+
+  private buildAsOf(cfg: AsOfContext): AsOfSummary {
+    const t = this.asOf;
+    const labels = [...AGE_BUCKET_DAYS.map((d) => `≤ ${d}d`), `> ${AGE_BUCKET_DAYS.at(-1)}d`];
+    return {
+      column: cfg.column ?? null,
+      time: cfg.time === undefined ? null : new Date(cfg.time).toISOString(),
+      graceSeconds: cfg.graceSeconds,
+      maxHistoryAgeSeconds: cfg.maxHistoryAgeSeconds ?? null,
+      rowsJudged: t.judged,
+      noHistory: Object.fromEntries(Object.keys(NO_HISTORY_REASONS).map((r) => [r, t.noHistory.get(r) ?? 0])),
+      versionAge: Object.fromEntries(labels.map((l, b) => [l, t.ages[b] ?? 0])),
+      grace: Object.fromEntries(this.agents.map((agent, a) => [agent, t.grace[a] ?? 0])),
+    };
   }
 
   build(ctx: {
@@ -113,6 +166,7 @@ export class SummaryBuilder {
     output: string;
     threads: number;
     shard?: Shard | null;
+    asOf?: AsOfContext | null;
     broker: BrokerStats;
     wallMs: number;
     readingMs: number;
@@ -151,6 +205,7 @@ export class SummaryBuilder {
       topRules: byAgent((a) => this.rules[a]!.top(TOP).map((t) => ({ ...t.item, rows: t.count }))),
       topCountsExact:
         this.hosts.every((h) => h.dropBound === 0) && this.rules.every((r) => r.dropBound === 0),
+      ...(ctx.asOf ? { asOf: this.buildAsOf(ctx.asOf) } : {}),
       timing: {
         wallMs: Math.round(ctx.wallMs),
         readingMs: Math.round(ctx.readingMs),
@@ -163,8 +218,26 @@ export class SummaryBuilder {
   }
 }
 
+/** What the summary says of an as-of run's settings. */
+export interface AsOfContext {
+  column?: string;
+  time?: number;
+  graceSeconds: number;
+  maxHistoryAgeSeconds?: number;
+}
+
 const num = (n: number) => n.toLocaleString('en-US');
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function asOfLine(a: AsOfSummary): string {
+  const none = Object.entries(a.noHistory).filter(([, n]) => n > 0);
+  const grace = Object.entries(a.grace).filter(([, n]) => n > 0);
+  return (
+    `  as of ${a.column === null ? a.time : `column ${a.column}`}: ${num(a.rowsJudged)} rows judged` +
+    `${none.length ? ` · no_history ${none.map(([k, n]) => `${k} ${num(n)}`).join(', ')}` : ''}` +
+    `${grace.length ? ` · within the ${a.graceSeconds / 3600} h grace ${grace.map(([k, n]) => `${k} ${num(n)}`).join(', ')}` : ''}`
+  );
+}
 
 /** The short human summary printed on stderr. */
 /** Why origins were unreachable, and, when every fetched one was, what to do about it. */
@@ -198,6 +271,7 @@ export function formatSummary(s: ClassifySummary): string {
     `  origins: ${num(s.origins.resolved)} resolved${out.length ? ` (${out.map(([k, n]) => `${k} ${num(n)}`).join(' · ')})` : ''}, ${num(s.origins.compiled)} rule sets compiled`,
   );
   lines.push(...unreachableLines(s));
+  if (s.asOf) lines.push(asOfLine(s.asOf));
   lines.push(`  host mismatches: ${num(s.hostMismatch)} · blank lines: ${num(s.blankLines)}`);
   for (const agent of s.agents) {
     const hosts = s.topDisallowedHosts[agent]!.slice(0, 5);

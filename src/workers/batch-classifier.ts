@@ -1,3 +1,4 @@
+import { AsOfTally, rowTime } from './as-of-tally.js';
 import { InvalidSuffixes, writeRows } from './batch-output.js';
 import { BatchRows } from './batch-rows.js';
 import { FieldSplitter } from './field-split.js';
@@ -34,6 +35,8 @@ interface BatchScan {
   foreign: (ForeignRows | null)[];
   blankLines: number;
   hostMismatch: number;
+  /** As-of runs: what each row's time picked. */
+  asOf: AsOfTally | null;
 }
 
 export type PolicyFetcher = (req: PolicyRequest) => Promise<WirePolicy[]>;
@@ -177,15 +180,17 @@ export class BatchClassifier {
     const base = recordBase?.(rows.count);
     // Ask the coordinator for unknown policies and the owners for their rows, all at once.
     const w0 = performance.now();
-    const own = scan.need.size > 0 ? this.installNeeded(rows, scan.need, stamp, fetchPolicies) : null;
+    const own =
+      scan.need.size > 0 ? this.installNeeded(rows, scan.need, stamp, fetchPolicies, scan.asOf) : null;
     const answers = scan.foreign.map((f, owner) =>
       f === null ? null : this.affinity.ask(owner, f.request()),
     );
     if (own !== null) await own;
     const responses = await Promise.all(answers);
     for (const r of responses) if (r !== null && r.adopt.keys.length > 0) this.adopt(r.adopt, fetchPolicies);
-    const waited = own !== null || scan.foreign.some((f) => f !== null);
     const first = base === undefined ? 0 : (await base) + 1;
+    // Waiting for the record number is no work either.
+    const waited = own !== null || scan.foreign.some((f) => f !== null) || base !== undefined;
     const policyWaitMs = waited ? performance.now() - w0 : 0;
     const result = this.emit(rows, bytes.length, scan, responses, into, first);
     result.stats.policyWaitMs = policyWaitMs;
@@ -207,7 +212,9 @@ export class BatchClassifier {
       foreign: new Array<ForeignRows | null>(this.affinity.threads).fill(null),
       blankLines: 0,
       hostMismatch: 0,
+      asOf: cfg.asOf == null ? null : new AsOfTally(),
     };
+    const timeIndex = cfg.asOf?.timeIndex ?? -1;
     const quoted: number[] = [];
     let p = 0;
     while (p < n) {
@@ -238,7 +245,7 @@ export class BatchClassifier {
       else if (kind === KIND_QUOTED) quoted.push(i);
       else {
         const sp = this.splitter;
-        sp.split(start, contentEnd, cfg.urlIndex, cfg.hostIndex);
+        sp.split(start, contentEnd, cfg.urlIndex, cfg.hostIndex, timeIndex);
         if (!rows.fitPlain(i, sp.count, sp)) continue;
         if (
           this.shardCount > 1 &&
@@ -255,6 +262,7 @@ export class BatchClassifier {
           i,
           sp.aStart < 0 ? undefined : rows.value(sp.aStart, sp.aEnd),
           sp.bStart < 0 ? undefined : rows.value(sp.bStart, sp.bEnd),
+          sp.cStart < 0 ? undefined : text.slice(sp.cStart, sp.cEnd),
         );
       }
     }
@@ -274,7 +282,8 @@ export class BatchClassifier {
       if (rec === null || rec === undefined) rows.malformed(i);
       else if (rows.fitFields(i, rec.fields, rec.strict)) {
         const host = cfg.hostIndex < 0 ? undefined : utf8Of(rec.fields[cfg.hostIndex]);
-        this.judge(rows, scan, stamp, i, utf8Of(rec.fields[cfg.urlIndex]), host);
+        const time = cfg.asOf == null || cfg.asOf.timeIndex < 0 ? undefined : rec.fields[cfg.asOf.timeIndex];
+        this.judge(rows, scan, stamp, i, utf8Of(rec.fields[cfg.urlIndex]), host, time);
       }
     }
   }
@@ -287,6 +296,7 @@ export class BatchClassifier {
     i: number,
     url: string | undefined,
     host: string | undefined,
+    time?: string,
   ): void {
     if (url === undefined) {
       rows.codes[i] = 'missing_url';
@@ -303,8 +313,22 @@ export class BatchClassifier {
       rows.owners[i] = OTHER_SHARD;
       return;
     }
+    const asOf = this.config.asOf;
+    if (asOf != null) {
+      const t = rowTime(asOf, time);
+      if (Number.isNaN(t)) {
+        rows.codes[i] = 'bad_time';
+        return;
+      }
+      rows.times[i] = t;
+    }
     if (slot.hostMismatch) scan.hostMismatch++;
-    const e = this.store.find(slot.scheme, slot.host, slot.port, stamp);
+    let e = this.store.find(slot.scheme, slot.host, slot.port, stamp);
+    // As of a time: the version in force then (undefined when it must be asked for again).
+    if (e !== undefined && scan.asOf !== null) {
+      e = this.store.pick(e, rows.times[i]!, stamp, scan.asOf.pick);
+      if (e !== undefined) scan.asOf.count();
+    }
     if (e !== undefined) {
       // Owned here, or a hot origin adopted from its owner: judged locally.
       rows.paths[i] = slot.path;
@@ -312,7 +336,8 @@ export class BatchClassifier {
       return;
     }
     const { self, threads } = this.affinity;
-    if (threads > 1) {
+    // As of a time every worker judges its own rows: a peer would need each row's time too.
+    if (threads > 1 && asOf == null) {
       // A shard's hosts share their hash modulo N: the owner comes from the rest of the hash.
       const owner = hash < 0 ? ownerOf(slot.host, threads) : Math.floor(hash / this.shardCount) % threads;
       if (owner !== self) {
@@ -370,6 +395,7 @@ export class BatchClassifier {
     stats.inputRecords = rows.count;
     stats.blankLines = keepInvalid ? scan.blankLines : 0;
     stats.hostMismatch = scan.hostMismatch;
+    if (scan.asOf !== null) stats.asOf = scan.asOf.stats(rowStats.graceCounts(), this.config.agents.length);
     const out = pieces.join('');
     const target =
       into !== null && into.byteLength >= out.length ? Buffer.from(into) : Buffer.allocUnsafeSlow(out.length);
@@ -387,11 +413,19 @@ export class BatchClassifier {
     need: Map<string, NeededOrigin>,
     stamp: number,
     fetchPolicies: PolicyFetcher,
+    asOf: AsOfTally | null,
   ): Promise<void> {
     await this.installer.ensureAll(need, stamp, fetchPolicies);
     for (let i = 0; i < rows.count; i++) {
       const key = rows.pendingKeys[i];
-      if (key !== null && key !== undefined) rows.entries[i] = need.get(key)!.entry!;
+      if (key === null || key === undefined) continue;
+      const e = need.get(key)!.entry!;
+      if (asOf === null) rows.entries[i] = e;
+      else {
+        // Installed for this batch: its rule sets are protected until it ends.
+        rows.entries[i] = this.store.pick(e, rows.times[i]!, stamp, asOf.pick)!;
+        asOf.count();
+      }
     }
   }
 }

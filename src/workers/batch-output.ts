@@ -5,7 +5,7 @@ import type { OriginStore } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
 import { RowStats } from './row-stats.js';
 import { OTHER_SHARD } from './shard.js';
-import { agentPart, tailPart, V_INVALID_INPUT } from './verdict-format.js';
+import { agentPart, graceCell, tailPart, V_INVALID_INPUT } from './verdict-format.js';
 import { bytesText } from './verdict-texts.js';
 
 /** The verdict columns of an invalid row, per error code (latin1 text of UTF-8 bytes). */
@@ -18,9 +18,13 @@ export class InvalidSuffixes {
     let s = this.cache.get(code);
     if (s === undefined) {
       const { agents, delimiter: d, evidence, eol } = this.config;
+      const asOf = this.config.asOf != null;
       let text = '';
-      for (let a = 0; a < agents.length; a++) text += d + agentPart(V_INVALID_INPUT, 0, '', d);
-      const ev = evidence ? { robotsUrl: '', fetchedAt: '', sha256: '', truncated: '' } : null;
+      for (let a = 0; a < agents.length; a++) {
+        text += d + agentPart(V_INVALID_INPUT, 0, '', d) + (asOf ? graceCell(V_INVALID_INPUT, d) : '');
+      }
+      const version = asOf ? { from: '', source: '' } : undefined;
+      const ev = evidence ? { robotsUrl: '', fetchedAt: '', sha256: '', truncated: '', version } : null;
       s = bytesText(`${text}${d}${tailPart('', code, ev, d)}${eol}`);
       this.cache.set(code, s);
     }
@@ -50,6 +54,7 @@ export function writeRows(
   const text = rows.text;
   const hasRewrites = rows.rewrites.size > 0;
   const classes = new Uint8Array(nAgents);
+  const asOf = config.asOf != null;
   // Per owner: where each row's text starts in the response.
   const textStarts = responses.map((r) => {
     if (r === null) return null;
@@ -82,7 +87,8 @@ export function writeRows(
       stats.addClasses(r.classes, k * nAgents);
       continue;
     }
-    pieces.push(matchRow(store, rows.entries[i]!, rows.paths[i]!, nAgents, classes, 0));
+    const time = asOf ? rows.times[i]! : Number.NaN;
+    pieces.push(matchRow(store, rows.entries[i]!, rows.paths[i]!, nAgents, classes, 0, time));
     stats.addClasses(classes, 0);
   }
   return stats;

@@ -37,6 +37,8 @@ export class BatchRows {
   foreignPos = new Int32Array(4096);
   readonly entries: (OriginEntry | null)[] = [];
   readonly paths: string[] = [];
+  /** As of a time: the row's time (epoch ms). */
+  readonly times: number[] = [];
   /** Why the row is invalid_input, or null. */
   readonly codes: (RowCode | null)[] = [];
   /** Origin key the row waits for (its policy was asked for), or null. */
@@ -62,6 +64,7 @@ export class BatchRows {
     this.bytes = Buffer.alloc(0);
     this.entries.length = 0;
     this.paths.length = 0;
+    this.times.length = 0;
     this.codes.length = 0;
     this.pendingKeys.length = 0;
     this.rewrites.clear();

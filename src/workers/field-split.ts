@@ -16,6 +16,9 @@ export class FieldSplitter {
   aEnd = -1;
   bStart = -1;
   bEnd = -1;
+  /** Set by `split` when a third field is asked for (the time column of as-of runs). */
+  cStart = -1;
+  cEnd = -1;
 
   reset(text: string, delimiter: string): void {
     this.text = text;
@@ -33,9 +36,9 @@ export class FieldSplitter {
     return this.delimPos;
   }
 
-  /** Splits [start, end) and records the bounds of fields `a` and `b` (-1 for none). */
-  split(start: number, end: number, a: number, b: number): void {
-    this.aStart = this.aEnd = this.bStart = this.bEnd = -1;
+  /** Splits [start, end) and records the bounds of fields `a`, `b` and `c` (-1 for none). */
+  split(start: number, end: number, a: number, b: number, c = -1): void {
+    this.aStart = this.aEnd = this.bStart = this.bEnd = this.cStart = this.cEnd = -1;
     let idx = 0;
     let s = start;
     for (;;) {
@@ -47,6 +50,9 @@ export class FieldSplitter {
       } else if (idx === b) {
         this.bStart = s;
         this.bEnd = fe;
+      } else if (idx === c) {
+        this.cStart = s;
+        this.cEnd = fe;
       }
       idx++;
       if (fe === end) break;

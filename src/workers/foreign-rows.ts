@@ -114,7 +114,8 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
   for (let r = 0; r < n; r++) {
     const scheme = req.schemes[r] === 1 ? 'https' : 'http';
     const e =
-      store.find(scheme, hosts[r]!, req.ports[r]!, stamp) ?? store.probeMissing(scheme, hosts[r]!, req.ports[r]!);
+      store.find(scheme, hosts[r]!, req.ports[r]!, stamp) ??
+      store.probeMissing(scheme, hosts[r]!, req.ports[r]!);
     if (e !== undefined) look.entries[r] = e;
     else {
       const origin: NeededOrigin = { scheme, host: hosts[r]!, port: req.ports[r]!, entry: null };

@@ -1,5 +1,6 @@
 import type { OriginEntry, OriginStore } from './origin-store.js';
 import {
+  GRACE_CLASS,
   V_ALLOWED_EXPLICIT,
   V_ALLOWED_IMPLICIT,
   V_DISALLOWED_EXPLICIT,
@@ -9,7 +10,8 @@ import {
 /**
  * Judges one row of a known origin for every agent: returns the text appended to the row and writes
  * each agent's verdict class to `classes[at + a]`. Per-origin counters (disallowed rows, rule hits)
- * are kept on the entry, which is marked for the next report only when one of them counted.
+ * are kept on the entry, which is marked for the next report only when one of them counted. `time`:
+ * the row's time, for an as-of version entry (a disallow may then be within the grace).
  */
 export function matchRow(
   store: OriginStore,
@@ -18,29 +20,48 @@ export function matchRow(
   agents: number,
   classes: Uint8Array,
   at: number,
+  time = Number.NaN,
 ): string {
   if (e.fixedVerdict >= 0) {
     const unreachable = e.fixedVerdict === V_DISALLOWED_UNREACHABLE;
     if (unreachable) store.touch(e);
+    let graced = false;
     for (let a = 0; a < agents; a++) {
       classes[at + a] = e.fixedVerdict;
-      if (unreachable) e.disallowed[a]!++;
+      if (unreachable) {
+        e.disallowed[a]!++;
+        if (e.version >= 0 && store.inGrace(e, a, path, time)) {
+          classes[at + a] = e.fixedVerdict | GRACE_CLASS;
+          graced = true;
+        }
+      }
     }
-    return e.full[0]!;
+    return graced ? store.texts.graced(e, classes, at, path) : e.full[0]!;
   }
   const rules = e.slot!.rules!;
   if (agents === 1) {
     const idx = rules[0]!.decide(path);
-    classes[at] = count(store, e, 0, idx);
+    const c = count(store, e, 0, idx);
+    if (c === V_DISALLOWED_EXPLICIT && e.version >= 0 && store.inGrace(e, 0, path, time)) {
+      classes[at] = c | GRACE_CLASS;
+      return store.texts.graced(e, classes, at, path);
+    }
+    classes[at] = c;
     return store.full(e, idx);
   }
   let s = '';
+  let graced = false;
   for (let a = 0; a < agents; a++) {
     const idx = rules[a]!.decide(path);
-    classes[at + a] = count(store, e, a, idx);
+    const c = count(store, e, a, idx);
+    classes[at + a] = c;
+    if (c === V_DISALLOWED_EXPLICIT && e.version >= 0 && store.inGrace(e, a, path, time)) {
+      classes[at + a] = c | GRACE_CLASS;
+      graced = true;
+    }
     s += store.part(e, a, idx);
   }
-  return s + e.tail;
+  return graced ? store.texts.graced(e, classes, at, path) : s + e.tail;
 }
 
 function count(store: OriginStore, e: OriginEntry, a: number, idx: number): number {

@@ -1,10 +1,17 @@
 import { ownString } from '../core/bytes.js';
 import { type CompiledRules, compileRobotsTxt } from '../core/index.js';
 import { FixedOrigins } from './fixed-origins.js';
-import type { WirePolicy, WorkerConfig } from './protocol.js';
+import { allowedWithinGrace, type History, pickVersion, versionAt } from './history.js';
+import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import { RuleHits } from './rule-hits.js';
 import { stampCut } from './stamp-cut.js';
-import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from './verdict-format.js';
+import {
+  type NoHistoryReason,
+  V_ALLOWED_UNAVAILABLE,
+  V_DISALLOWED_UNREACHABLE,
+  V_NO_HISTORY,
+  V_NOT_CACHED,
+} from './verdict-format.js';
 import { VerdictTexts } from './verdict-texts.js';
 
 /** Per compiled body beyond core's `byteSize`: the slot, the Map entry and the agents' array. */
@@ -51,6 +58,16 @@ export interface OriginEntry {
   served: number;
   /** Stands for every origin with its fixed verdict and status (see FixedOrigins): never adopted or counted. */
   shared: boolean;
+  /** As of a time: the origin's versions (on the origin's entry), or the history a version belongs to. */
+  history: History | null;
+  /** A version's index in its history; -1 on the origin's entry and outside as-of runs. */
+  version: number;
+}
+
+/** What `pick` found for a row's time: the reason when there is no version to judge by, and the age. */
+export interface Pick {
+  reason: NoHistoryReason | null;
+  ageMs: number;
 }
 
 /** Tells, without a request, that an origin has no robots.txt (a `--robots-dir` listing lacks its file). */
@@ -298,6 +315,17 @@ export class OriginStore {
     stamp: number,
     head: OriginEntry | undefined = this.byHost.get(origin.host),
   ): OriginEntry {
+    if (p.history !== undefined) return this.register(this.historyEntry(p, origin, stamp), origin, head);
+    return this.entryOf(p, origin, stamp, head);
+  }
+
+  /** The entry of a policy: shared (compact table) for a fixed uncounted verdict, else one of its own (registered when `head` is not null). */
+  private entryOf(
+    p: WirePolicy,
+    origin: { scheme: 'http' | 'https'; host: string; port: number },
+    stamp: number,
+    head: OriginEntry | undefined | null,
+  ): OriginEntry {
     const agents = this.config.agents;
     let slot: CompiledSlot | null = null;
     let fixedVerdict = -1;
@@ -308,7 +336,7 @@ export class OriginStore {
     const texts = this.texts;
     const fixed =
       fixedVerdict >= 0 && !this.config.evidence ? texts.fixedTexts(p.status, fixedVerdict) : null;
-    if (fixed !== null && fixedVerdict !== V_DISALLOWED_UNREACHABLE) {
+    if (fixed !== null && fixedVerdict !== V_DISALLOWED_UNREACHABLE && head !== null) {
       const id = this.sharedId(fixedVerdict, fixed);
       if (id >= 0) {
         // Held by the compact table instead: an entry of its own would shadow it.
@@ -350,13 +378,100 @@ export class OriginStore {
       hitRules: null,
       served: 0,
       shared: false,
+      history: null,
+      version: -1,
     };
     if (fixedVerdict >= 0 && fixed === null) entry.full[0] = texts.fixedText(fixedVerdict, tail);
+    return head === null ? entry : this.register(entry, origin, head);
+  }
+
+  private register(
+    entry: OriginEntry,
+    origin: { scheme: string; port: number },
+    head: OriginEntry | undefined,
+  ): OriginEntry {
     entry.next = this.unlinked(head, origin);
-    this.byHost.set(host, entry);
+    this.byHost.set(entry.host, entry);
     this.origins++;
     if (this.origins > this.originsEvictAt) this.evictOrigins();
     return entry;
+  }
+
+  /** As of a time: an origin's entry holding an entry per stored version (each body compiled once). */
+  private historyEntry(
+    p: WirePolicy,
+    origin: { scheme: 'http' | 'https'; host: string; port: number },
+    stamp: number,
+  ): OriginEntry {
+    const list = p.history as WireVersion[];
+    const n = list.length;
+    const history: History = {
+      from: new Float64Array(n),
+      lastSeen: new Float64Array(n),
+      versions: new Array<OriginEntry>(n),
+      unresolved: new Uint8Array(n),
+    };
+    for (let v = 0; v < n; v++) {
+      const w = list[v]!;
+      history.from[v] = w.validFrom;
+      history.lastSeen[v] = w.lastSeen;
+      history.unresolved[v] = w.errorCode === 'ERR_REDIRECT_UNRESOLVED' ? 1 : 0;
+      const e = this.entryOf(w, origin, stamp, null);
+      e.history = history;
+      e.version = v;
+      history.versions[v] = e;
+    }
+    // The origin's own entry: nothing to match, only the versions to pick from.
+    const entry = this.entryOf({ ...p, outcome: 'not_cached', history: undefined }, origin, stamp, null);
+    entry.history = history;
+    return entry;
+  }
+
+  /**
+   * The entry that judges a row of `e` (an as-of origin) at time `t`: the version in force, or a shared
+   * `no_history` entry (the reason and the version's age are left in `out`). Undefined when a version it
+   * needs lost its compiled rules: the origin is then forgotten and asked for again.
+   */
+  pick(e: OriginEntry, t: number, stamp: number, out: Pick): OriginEntry | undefined {
+    const h = e.history!;
+    const cfg = this.config.asOf!;
+    const v = pickVersion(h, t, cfg.maxAgeMs);
+    if (typeof v === 'string') {
+      out.reason = v;
+      out.ageMs = v === 'too_old' ? t - h.lastSeen[versionAt(h, t)]! : -1;
+      return this.noHistory(v);
+    }
+    out.reason = null;
+    out.ageMs = Math.max(0, t - h.lastSeen[v]!);
+    // The version and those a grace check may read: in use by this batch, or asked for again.
+    for (let u = v; u >= 0 && (u === v || h.from[u + 1]! > t - cfg.graceMs); u--) {
+      const slot = h.versions[u]!.slot;
+      if (slot === null) continue;
+      if (slot.rules === null) {
+        this.remove(e);
+        return undefined;
+      }
+      if (slot.used < stamp) slot.used = stamp;
+    }
+    return h.versions[v];
+  }
+
+  /** True when a version in force within the grace before `t` allowed the path for agent `a`. */
+  inGrace(e: OriginEntry, a: number, path: string, t: number): boolean {
+    return allowedWithinGrace(e.history!, e.version, t, this.config.asOf!.graceMs, a, path);
+  }
+
+  private readonly noHistoryEntries = new Map<string, OriginEntry>();
+
+  /** The shared entry of `no_history` rows for one reason. */
+  private noHistory(reason: NoHistoryReason): OriginEntry {
+    let e = this.noHistoryEntries.get(reason);
+    if (e === undefined) {
+      const full = this.texts.noHistoryText(reason);
+      e = this.sharedEntryFor(V_NO_HISTORY, { tail: '', full: [full] });
+      this.noHistoryEntries.set(reason, e);
+    }
+    return e;
   }
 
   /** The id of the entry shared by origins with this fixed verdict and status, or -1 when there are too many. */
@@ -365,7 +480,14 @@ export class OriginStore {
     if (known !== undefined) return known;
     if (this.sharedEntries.length === MAX_SHARED_ENTRIES) return -1;
     const id = this.sharedEntries.length;
-    this.sharedEntries.push({
+    this.sharedEntries.push(this.sharedEntryFor(verdict, fixed));
+    this.sharedIds.set(fixed, id);
+    return id;
+  }
+
+  /** An entry standing for every origin (or row) with this fixed verdict and text. */
+  private sharedEntryFor(verdict: number, fixed: { tail: string; full: string[] }): OriginEntry {
+    return {
       key: '',
       scheme: 'http',
       host: '',
@@ -383,9 +505,9 @@ export class OriginStore {
       hitRules: null,
       served: 0,
       shared: true,
-    });
-    this.sharedIds.set(fixed, id);
-    return id;
+      history: null,
+      version: -1,
+    };
   }
 
   /** The chain of a host without the entry of this origin, if it has one (one lookup per install). */

@@ -34,6 +34,8 @@ export interface WorkerConfig {
   shard?: Shard | null;
   /** `--row-number`: each row starts with its 1-based record number in the whole input. */
   rowNumber?: boolean;
+  /** As-of mode (the cache's history only, never a fetch), or absent. */
+  asOf?: AsOfConfig | null;
 }
 
 /** First task of every worker: who it is, and its ports (to the coordinator, to each other worker). */
@@ -109,9 +111,45 @@ export interface WirePolicy {
   robotsUrl: string;
   fetchedAt: string;
   truncated: boolean;
+  /** As-of runs: the origin's stored versions, oldest first (empty: none stored; the fields above unused). */
+  history?: WireVersion[];
+}
+
+/** One stored version of an origin's policy, for as-of runs. */
+export interface WireVersion extends WirePolicy {
+  /** When it was first seen, and last seen before it changed or until now (epoch ms). */
+  validFrom: number;
+  lastSeen: number;
+  /** Where it came from: `fetch`, `revalidate`, or an archive (`warc:<file>@<offset>`). */
+  source: string;
+  /** The version's error code (a redirect that could not be resolved, …), or ''. */
+  errorCode: string;
+}
+
+/** `--as-of` / `--at-column`: each row judged under the version in force at its time. */
+export interface AsOfConfig {
+  /** Index of the time column, or -1 when every row is judged at `fixedTime`. */
+  timeIndex: number;
+  fixedTime: number;
+  timeFormat: 'auto' | 'epoch-s' | 'epoch-ms';
+  /** RFC 9309's cache allowance: a disallow within this long of a version that allowed is marked grace. */
+  graceMs: number;
+  /** A version last seen longer than this before the row's time is not evidence (Infinity: no limit). */
+  maxAgeMs: number;
 }
 
 /** Per-batch figures, merged by the coordinator into the summary. */
+/** As-of figures of a batch. */
+export interface AsOfStats {
+  /** Rows judged under a stored version, and `no_history` rows by reason. */
+  judged: number;
+  noHistory: Record<string, number>;
+  /** Rows judged, by the age of the version in force (AGE_BUCKET_DAYS; the last: older). */
+  ages: number[];
+  /** Per agent: disallowed rows a version in force within the grace allowed. */
+  grace: number[];
+}
+
 export interface BatchStats {
   /** Rows written (this shard's). */
   records: number;
@@ -136,6 +174,8 @@ export interface BatchStats {
   compiles: number;
   /** Policy files read since the previous report (`--robots-dir`), or null. */
   policies: PolicyTally | null;
+  /** As-of runs only. */
+  asOf?: AsOfStats;
 }
 
 export interface BatchResult {

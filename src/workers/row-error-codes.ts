@@ -11,6 +11,7 @@ export const ROW_ERROR_CODES = Object.freeze({
   malformed_record: 'an unterminated quote that does not close within 32 line breaks and 64 KiB',
   extra_fields: 'more fields than the header row, not all of them empty',
   blank_line: 'line mode only (`--no-header`): an empty line, a row so that output lines match input lines',
+  bad_time: 'as-of mode (`--at-column`): the time cell is empty or not a time in a documented form',
   bad_csv: '`fetch` only: a record csv-parse cannot read, skipped and counted',
 } as const);
 

@@ -1,6 +1,6 @@
 import type { OriginEntry } from './origin-store.js';
 import type { BatchStats } from './protocol.js';
-import { V_INVALID_INPUT, VERDICTS } from './verdict-format.js';
+import { GRACE_CLASS, V_INVALID_INPUT, VERDICTS } from './verdict-format.js';
 
 const NV = VERDICTS.length;
 const MAX_EXAMPLES = 5;
@@ -12,9 +12,13 @@ export class RowStats {
   private readonly examples: [number, string][] = [];
   /** Rows written (a shard skips the rows of other shards' hosts). */
   written = 0;
+  /** As of a time: disallowed rows per agent that a version in force within the grace allowed. */
+  private readonly grace: Float64Array;
+  private graced = false;
 
   constructor(private readonly agents: number) {
     this.counts = new Float64Array(agents * NV);
+    this.grace = new Float64Array(agents);
   }
 
   invalidRow(i: number, code: string): void {
@@ -25,7 +29,19 @@ export class RowStats {
 
   /** One row's verdict classes, one per agent, at classes[at…]. */
   addClasses(classes: Uint8Array, at: number): void {
-    for (let a = 0; a < this.agents; a++) this.counts[a * NV + classes[at + a]!]++;
+    for (let a = 0; a < this.agents; a++) {
+      const c = classes[at + a]!;
+      if (c & GRACE_CLASS) {
+        this.grace[a]!++;
+        this.graced = true;
+        this.counts[a * NV + (c & ~GRACE_CLASS)]++;
+      } else this.counts[a * NV + c]++;
+    }
+  }
+
+  /** Grace rows per agent, or null when there were none. */
+  graceCounts(): number[] | null {
+    return this.graced ? Array.from(this.grace) : null;
   }
 
   /** The batch's figures, with the per-origin counters of `dirty` origins (which are reset). */

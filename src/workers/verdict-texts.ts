@@ -1,12 +1,15 @@
 import type { OriginEntry } from './origin-store.js';
-import type { WirePolicy, WorkerConfig } from './protocol.js';
+import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import {
   agentPart,
   type EvidenceText,
+  GRACE_CLASS,
+  graceCell,
   tailPart,
   V_ALLOWED_EXPLICIT,
   V_ALLOWED_IMPLICIT,
   V_DISALLOWED_EXPLICIT,
+  V_NO_HISTORY,
 } from './verdict-format.js';
 
 /**
@@ -59,9 +62,18 @@ export class VerdictTexts {
    */
   private readonly fixedByStatus: Map<string, { tail: string; full: string[] }>[] = [];
   private readonly d: string;
+  /** As of a time: each agent's columns end with its `grace` cell. */
+  private readonly asOf: boolean;
 
   constructor(private readonly config: WorkerConfig) {
     this.d = config.delimiter;
+    this.asOf = config.asOf != null;
+  }
+
+  /** One agent's columns for a verdict without a deciding rule (leading delimiter included). */
+  private plainPart(verdict: number): string {
+    const d = this.d;
+    return d + agentPart(verdict, 0, '', d) + (this.asOf ? graceCell(verdict, d) : '');
   }
 
   private shared(text: string): string {
@@ -74,12 +86,29 @@ export class VerdictTexts {
 
   evidenceOf(p: WirePolicy): EvidenceText | null {
     if (!this.config.evidence) return null;
+    const v = p as Partial<WireVersion>;
     return {
       robotsUrl: p.robotsUrl,
       fetchedAt: p.fetchedAt,
       sha256: p.sha256 ?? '',
       truncated: p.outcome === 'parsed' ? String(p.truncated) : '',
+      version: this.asOf
+        ? {
+            from: v.validFrom === undefined ? '' : new Date(v.validFrom).toISOString(),
+            source: v.source ?? '',
+          }
+        : undefined,
     };
+  }
+
+  /** The whole suffix of a `no_history` row, with its reason in the error_code column. */
+  noHistoryText(reason: string): string {
+    let cols = '';
+    for (let a = 0; a < this.config.agents.length; a++) cols += this.plainPart(V_NO_HISTORY);
+    const ev = this.config.evidence
+      ? { robotsUrl: '', fetchedAt: '', sha256: '', truncated: '', version: { from: '', source: '' } }
+      : null;
+    return bytesText(`${cols}${this.d}${tailPart('', reason, ev, this.d)}${this.config.eol}`);
   }
 
   /** `,robots_status,error_code[,evidence]` and the line end. */
@@ -89,9 +118,8 @@ export class VerdictTexts {
 
   /** The whole suffix of every row of an origin with a fixed verdict. */
   fixedText(verdict: number, tail: string): string {
-    const d = this.d;
     let cols = '';
-    for (let a = 0; a < this.config.agents.length; a++) cols += d + agentPart(verdict, 0, '', d);
+    for (let a = 0; a < this.config.agents.length; a++) cols += this.plainPart(verdict);
     return this.shared(bytesText(cols) + tail);
   }
 
@@ -112,6 +140,24 @@ export class VerdictTexts {
     return t;
   }
 
+  /**
+   * The suffix of a row of which some agent's disallow is within the grace (classes[at + a] carries
+   * GRACE_CLASS): formatted per row, its `grace` cell `true`. Rare: only rows a recent change disallowed.
+   */
+  graced(e: OriginEntry, classes: Uint8Array, at: number, path: string): string {
+    let s = '';
+    for (let a = 0; a < this.config.agents.length; a++) {
+      const c = classes[at + a]!;
+      const verdict = c & ~GRACE_CLASS;
+      let part: string;
+      if (e.fixedVerdict >= 0) part = this.plainPart(verdict);
+      else part = this.partText(e, a, e.slot!.rules![a]!.decide(path));
+      // A disallowed agent's part ends with its `grace` cell, `false`.
+      s += c & GRACE_CLASS ? `${part.slice(0, part.length - 5)}true` : part;
+    }
+    return s + e.tail;
+  }
+
   /** One agent's verdict columns for decision `idx` (-1: no rule decided), with several agents. */
   part(e: OriginEntry, a: number, idx: number): string {
     const k = cacheSlot(e, a, idx);
@@ -124,10 +170,11 @@ export class VerdictTexts {
   }
 
   private partText(e: OriginEntry, a: number, idx: number): string {
-    if (idx < 0) return bytesText(this.d + agentPart(V_ALLOWED_IMPLICIT, 0, '', this.d));
+    if (idx < 0) return bytesText(this.plainPart(V_ALLOWED_IMPLICIT));
     const r = e.slot!.rules![a]!;
     const verdict = r.allowedAt(idx) ? V_ALLOWED_EXPLICIT : V_DISALLOWED_EXPLICIT;
-    return bytesText(this.d + agentPart(verdict, r.lineAt(idx), r.ruleAt(idx), this.d));
+    const grace = this.asOf ? graceCell(verdict, this.d) : '';
+    return bytesText(this.d + agentPart(verdict, r.lineAt(idx), r.ruleAt(idx), this.d) + grace);
   }
 
   /** With one agent: the whole suffix for decision `idx`. */

@@ -40,7 +40,7 @@ describe('BatchClassifier', () => {
       '',
     ]);
     expect(stats.records).toBe(8);
-    expect(stats.verdicts[0]).toEqual([0, 4, 3, 1, 0, 0, 0]);
+    expect(stats.verdicts[0]).toEqual([0, 4, 3, 1, 0, 0, 0, 0]);
   });
 
   // robots.cc (commit c8ac4b1d): an empty pattern matches with priority 0, so matching_line() names it
@@ -66,7 +66,7 @@ describe('BatchClassifier', () => {
       'f.example,https://f.example/robots.txt,true,allowed_explicit,3,Disallow: ,file,',
       '',
     ]);
-    expect(stats.verdicts[0]).toEqual([3, 0, 1, 0, 0, 0, 0]); // allowed_explicit, allowed_implicit, disallowed_explicit, …
+    expect(stats.verdicts[0]).toEqual([3, 0, 1, 0, 0, 0, 0, 0]); // allowed_explicit, allowed_implicit, disallowed_explicit, …
   });
 
   it('gives every kind of bad row an error code and keeps the output rectangular', async () => {

@@ -1,0 +1,37 @@
+import { AGE_BUCKET_DAYS, ageBucket } from './history.js';
+import type { Pick } from './origin-store.js';
+import type { AsOfConfig, AsOfStats } from './protocol.js';
+import { parseTime } from './row-time.js';
+
+/** A row's time as of-time runs read it: the fixed `--as-of`, or its cell (NaN when unreadable). */
+export function rowTime(cfg: AsOfConfig, cell: string | undefined): number {
+  if (cfg.timeIndex < 0) return cfg.fixedTime;
+  return cell === undefined ? Number.NaN : parseTime(cell, cfg.timeFormat);
+}
+
+/** A batch's as-of figures: rows judged, `no_history` rows by reason, ages of the versions in force. */
+export class AsOfTally {
+  private judged = 0;
+  private readonly noHistory: Record<string, number> = {};
+  private readonly ages = new Array<number>(AGE_BUCKET_DAYS.length + 1).fill(0);
+  /** Filled by OriginStore.pick for each row. */
+  readonly pick: Pick = { reason: null, ageMs: 0 };
+
+  /** Counts the row `pick` was last filled for. */
+  count(): void {
+    const p = this.pick;
+    if (p.reason === null) {
+      this.judged++;
+      this.ages[ageBucket(p.ageMs)]!++;
+    } else this.noHistory[p.reason] = (this.noHistory[p.reason] ?? 0) + 1;
+  }
+
+  stats(grace: number[] | null, agents: number): AsOfStats {
+    return {
+      judged: this.judged,
+      noHistory: this.noHistory,
+      ages: this.ages,
+      grace: grace ?? new Array<number>(agents).fill(0),
+    };
+  }
+}

@@ -1,0 +1,83 @@
+import type { OriginEntry } from './origin-store.js';
+import type { NoHistoryReason } from './verdict-format.js';
+import { V_ALLOWED_UNAVAILABLE } from './verdict-format.js';
+
+/** An origin's stored versions as of-time runs judge by: one entry per version, oldest first. */
+export interface History {
+  /** When each version was first seen (epoch ms), ascending. */
+  from: Float64Array;
+  /** When each was last seen before the next one (or until now, for the last). */
+  lastSeen: Float64Array;
+  versions: OriginEntry[];
+  /** Per version: 1 when it is a redirect whose target was not found (no evidence of a policy). */
+  unresolved: Uint8Array;
+}
+
+/** Age of the version in force, by upper bound in days (the last bucket: older). */
+export const AGE_BUCKET_DAYS = [1, 7, 30, 365] as const;
+const DAY = 86_400_000;
+
+/** The bucket of an age (ms) in AGE_BUCKET_DAYS, or its length for older. */
+export function ageBucket(ageMs: number): number {
+  let b = 0;
+  while (b < AGE_BUCKET_DAYS.length && ageMs > AGE_BUCKET_DAYS[b]! * DAY) b++;
+  return b;
+}
+
+/** Index of the version in force at `t` (the latest first seen at or before it), or -1. */
+export function versionAt(h: History, t: number): number {
+  let lo = 0;
+  let hi = h.from.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (h.from[mid]! <= t) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** How long before `t` the version was last seen (0 when it was seen at or after `t`). */
+export function ageAt(h: History, v: number, t: number): number {
+  return Math.max(0, t - h.lastSeen[v]!);
+}
+
+/** The version that answers for `t`, or why none does. */
+export function pickVersion(h: History, t: number, maxAgeMs: number): number | NoHistoryReason {
+  if (h.from.length === 0) return 'no_versions';
+  const v = versionAt(h, t);
+  if (v < 0) return 'before_first_version';
+  if (ageAt(h, v, t) > maxAgeMs) return 'too_old';
+  if (h.unresolved[v] === 1) return 'redirect_unresolved';
+  return v;
+}
+
+function allows(e: OriginEntry, a: number, path: string): boolean {
+  if (e.fixedVerdict >= 0) return e.fixedVerdict === V_ALLOWED_UNAVAILABLE;
+  const r = e.slot!.rules![a]!;
+  const idx = r.decide(path);
+  return idx < 0 || r.allowedAt(idx);
+}
+
+/**
+ * True when a version in force within `graceMs` before `t` (an earlier one, replaced less than that
+ * long ago) allowed the path for agent `a`: RFC 9309 §2.4 lets a crawler use its cached copy that long.
+ */
+export function allowedWithinGrace(
+  h: History,
+  v: number,
+  t: number,
+  graceMs: number,
+  a: number,
+  path: string,
+): boolean {
+  for (let u = v - 1; u >= 0 && h.from[u + 1]! > t - graceMs; u--) {
+    if (h.unresolved[u] === 1) continue;
+    const e = h.versions[u]!;
+    if (e.slot !== null && e.slot.rules === null) continue;
+    if (allows(e, a, path)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,133 @@
+/**
+ * The time of a row (`--at-column`, `--as-of`), as epoch milliseconds, from the forms crawl logs use:
+ * RFC 3339 / ISO 8601 (`2024-01-31T23:59:59Z`, offsets, fractions, a space for the `T`, no zone = UTC),
+ * epoch seconds or milliseconds (by magnitude, or as `format` says), Apache/NGINX access-log time
+ * (`10/Oct/2000:13:55:36 -0700`, brackets optional), WARC/CDX 14 digits (`20240131235959`), and
+ * HTTP-date (`Wed, 31 Jan 2024 23:59:59 GMT`). Anything else, or an impossible date, is NaN.
+ */
+
+export type TimeFormat = 'auto' | 'epoch-s' | 'epoch-ms';
+
+export const TIME_FORMATS: readonly TimeFormat[] = ['auto', 'epoch-s', 'epoch-ms'];
+
+/** Epoch numbers below this are seconds (until the year 5138), above it milliseconds. */
+const SECONDS_BELOW = 1e11;
+
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
+
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
+const CLF = /^\[?(\d{1,2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\s+([+-])(\d{2}):?(\d{2}))?\]?$/;
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3},\s*)?(\d{1,2})[ -]([A-Za-z]{3})[ -](\d{4}) (\d{2}):(\d{2}):(\d{2}) (?:GMT|UTC|\+0000)$/;
+const DIGITS14 = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/;
+const EPOCH = /^-?\d{1,16}(?:\.\d{1,9})?$/;
+
+/** Epoch ms of a UTC calendar time, or NaN when a field is out of range (Feb 30, hour 25, …). */
+function utc(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number {
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 60) return Number.NaN;
+  const t = Date.UTC(y, mo - 1, d, h, mi, Math.min(s, 59), ms);
+  const check = new Date(t);
+  // Date.UTC rolls Feb 30 over into March: refuse instead.
+  if (check.getUTCDate() !== d || check.getUTCMonth() !== mo - 1) return Number.NaN;
+  // A leap second (:60) is read as the first second of the next minute.
+  return s === 60 ? t + 1000 : t;
+}
+
+function offsetMs(sign: string | undefined, hh: string | undefined, mm: string | undefined): number {
+  if (sign === undefined) return 0;
+  const h = Number(hh);
+  const m = Number(mm);
+  if (h > 23 || m > 59) return Number.NaN;
+  return (sign === '-' ? -1 : 1) * (h * 60 + m) * 60_000;
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Digits of `s` at [from, to) as a number, or -1 when one is not a digit. */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ` and `…SS.sssZ`, the form most logs write, without a regular expression; else NaN. */
+function canonicalUtc(v: string): number {
+  const n = v.length;
+  if ((n !== 20 && n !== 24) || v.charCodeAt(n - 1) !== 90 /* Z */ || v.charCodeAt(10) !== 84 /* T */) {
+    return Number.NaN;
+  }
+  if (v[4] !== '-' || v[7] !== '-' || v[13] !== ':' || v[16] !== ':') return Number.NaN;
+  const y = digits(v, 0, 4);
+  const mo = digits(v, 5, 7);
+  const d = digits(v, 8, 10);
+  const h = digits(v, 11, 13);
+  const mi = digits(v, 14, 16);
+  const s = digits(v, 17, 19);
+  const ms = n === 24 ? (v[19] === '.' ? digits(v, 20, 23) : -1) : 0;
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > DAYS_IN_MONTH[mo - 1]! || h < 0 || h > 23) return Number.NaN;
+  if (mi < 0 || mi > 59 || s < 0 || s > 59 || ms < 0) return Number.NaN;
+  // February 29th of a year that has none: the slow path refuses it.
+  if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return Number.NaN;
+  return Date.UTC(y, mo - 1, d, h, mi, s, ms);
+}
+
+/** The time a cell holds, in epoch milliseconds, or NaN. */
+export function parseTime(value: string, format: TimeFormat = 'auto'): number {
+  if (format === 'auto') {
+    const fast = canonicalUtc(value);
+    if (!Number.isNaN(fast)) return fast;
+  }
+  const v = value.trim();
+  if (v === '') return Number.NaN;
+  if (format !== 'auto') {
+    if (!EPOCH.test(v)) return Number.NaN;
+    const n = Number(v);
+    return Math.round(format === 'epoch-s' ? n * 1000 : n);
+  }
+  let m = DIGITS14.exec(v);
+  if (m !== null) {
+    const t = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!, 0);
+    if (!Number.isNaN(t)) return t;
+  }
+  if (EPOCH.test(v)) {
+    const n = Number(v);
+    return Math.round(Math.abs(n) < SECONDS_BELOW ? n * 1000 : n);
+  }
+  m = ISO.exec(v);
+  if (m !== null) {
+    const frac = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
+    const t = utc(+m[1]!, +m[2]!, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), frac);
+    return t - offsetMs(m[9], m[10], m[11]);
+  }
+  m = CLF.exec(v);
+  if (m !== null) {
+    const mo = MONTHS[m[2]!.toLowerCase()];
+    if (mo === undefined) return Number.NaN;
+    return utc(+m[3]!, mo, +m[1]!, +m[4]!, +m[5]!, +m[6]!, 0) - offsetMs(m[7], m[8], m[9]);
+  }
+  m = HTTP_DATE.exec(v);
+  if (m !== null) {
+    const mo = MONTHS[m[2]!.toLowerCase()];
+    if (mo === undefined) return Number.NaN;
+    return utc(+m[3]!, mo, +m[1]!, +m[4]!, +m[5]!, +m[6]!, 0);
+  }
+  return Number.NaN;
+}

@@ -1,0 +1,269 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PolicyCache } from '../../src/pipeline/cache/policy-cache.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const DAY = 86_400_000;
+const D = Date.UTC(2024, 0, 1);
+const dir = mkdtempSync(path.join(tmpdir(), 'ra-as-of-'));
+const cachePath = path.join(dir, 'history.sqlite');
+
+/** Records what a fetch of `origin` saw at `at`: a body (200), or a status with no body. */
+function see(cache: PolicyCache, origin: string, at: number, body: string | null, status = 200): void {
+  const b = body === null ? null : Buffer.from(body);
+  cache.record({
+    origin,
+    outcome: status === 200 ? 'parsed' : status >= 500 ? 'unreachable' : 'unavailable',
+    robotsUrl: `${origin}/robots.txt`,
+    finalUrl: `${origin}/robots.txt`,
+    status,
+    errorCode: null,
+    body: b,
+    sha256: b === null ? null : createHash('sha256').update(b).digest('hex'),
+    bytes: b?.length ?? 0,
+    truncated: false,
+    etag: null,
+    lastModified: null,
+    fetchedAt: at,
+    expiresAt: at + DAY,
+  });
+}
+
+beforeAll(() => {
+  const cache = new PolicyCache(cachePath);
+  // a.example: /old blocked from Jan 1 (seen again Jan 6), then /new blocked from Jan 11.
+  see(cache, 'https://a.example', D, 'User-agent: *\nDisallow: /old\n');
+  see(cache, 'https://a.example', D + 5 * DAY, 'User-agent: *\nDisallow: /old\n');
+  see(cache, 'https://a.example', D + 10 * DAY, 'User-agent: *\nDisallow: /new\n');
+  // b.example: no robots.txt (404) from Jan 3; unreachable (503) from Jan 20.
+  see(cache, 'https://b.example', D + 2 * DAY, null, 404);
+  see(cache, 'https://b.example', D + 19 * DAY, null, 503);
+  cache.flush();
+  cache.close();
+});
+
+const LOG = [
+  'time,host,url',
+  '2023-12-31T00:00:00Z,a.example,https://a.example/new/x',
+  '2024-01-03T00:00:00Z,a.example,https://a.example/new/x',
+  '2024-01-03T00:00:00Z,a.example,https://a.example/old/x',
+  '2024-01-11T12:00:00Z,a.example,https://a.example/new/x',
+  '2024-01-11T12:00:00Z,a.example,https://a.example/old/x',
+  '2024-01-12T12:00:00Z,a.example,https://a.example/new/x',
+  'nonsense,a.example,https://a.example/',
+  ',a.example,https://a.example/',
+  '1704067200,b.example,https://b.example/x',
+  '20240105000000,b.example,https://b.example/x',
+  '[20/Jan/2024:06:00:00 +0000],b.example,https://b.example/x',
+  '2024-01-05,c.example,https://c.example/x',
+  '2024-01-05,a.example,not a url',
+];
+
+function write(name: string, text: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('classify as of a time (--at-column, --as-of)', () => {
+  it('judges each row under the version in force at its time: no_history before the first, grace after a change, bad_time rows', async () => {
+    const input = write('log.csv', `${LOG.join('\n')}\n`);
+    const summaryPath = path.join(dir, 's.json');
+    const r = await runCli([
+      'classify',
+      input,
+      '--at-column',
+      'time',
+      '--agent',
+      'Googlebot',
+      '--cache',
+      cachePath,
+      '--summary',
+      summaryPath,
+      '--quiet',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n');
+    expect(rows).toEqual([
+      'time,host,url,allowed,verdict,rule_line,rule,grace,robots_status,error_code',
+      '2023-12-31T00:00:00Z,a.example,https://a.example/new/x,,no_history,,,,,before_first_version',
+      '2024-01-03T00:00:00Z,a.example,https://a.example/new/x,true,allowed_implicit,,,,200,',
+      '2024-01-03T00:00:00Z,a.example,https://a.example/old/x,false,disallowed_explicit,2,Disallow: /old,false,200,',
+      '2024-01-11T12:00:00Z,a.example,https://a.example/new/x,false,disallowed_explicit,2,Disallow: /new,true,200,',
+      '2024-01-11T12:00:00Z,a.example,https://a.example/old/x,true,allowed_implicit,,,,200,',
+      '2024-01-12T12:00:00Z,a.example,https://a.example/new/x,false,disallowed_explicit,2,Disallow: /new,false,200,',
+      'nonsense,a.example,https://a.example/,,invalid_input,,,,,bad_time',
+      ',a.example,https://a.example/,,invalid_input,,,,,bad_time',
+      '1704067200,b.example,https://b.example/x,,no_history,,,,,before_first_version',
+      '20240105000000,b.example,https://b.example/x,true,allowed_unavailable,,,,404,',
+      '[20/Jan/2024:06:00:00 +0000],b.example,https://b.example/x,false,disallowed_unreachable,,,true,503,',
+      '2024-01-05,c.example,https://c.example/x,,no_history,,,,,no_versions',
+      '2024-01-05,a.example,not a url,,invalid_input,,,,,bad_url',
+    ]);
+    const s = JSON.parse(readFileSync(summaryPath, 'utf8'));
+    expect(s.verdicts.Googlebot.no_history).toBe(3);
+    expect(s.asOf).toMatchObject({
+      column: 'time',
+      graceSeconds: 86_400,
+      rowsJudged: 7,
+      noHistory: { no_versions: 1, before_first_version: 2, too_old: 0, redirect_unresolved: 0 },
+      grace: { Googlebot: 2 },
+    });
+    expect(Object.values(s.asOf.versionAge).reduce((a: number, b) => a + (b as number), 0)).toBe(7);
+    expect(s.topRules.Googlebot.map((t: { rule: string; rows: number }) => [t.rule, t.rows])).toEqual([
+      ['Disallow: /new', 2],
+      ['Disallow: /old', 1],
+    ]);
+  });
+
+  it('gives the same output with one worker and with several', async () => {
+    const input = write(
+      'many.csv',
+      `time,host,url\n${Array.from({ length: 3000 }, (_, i) => LOG[1 + (i % (LOG.length - 1))]).join('\n')}\n`,
+    );
+    const run = (threads: string) =>
+      runCli([
+        'classify',
+        input,
+        '--at-column',
+        'time',
+        '--agent',
+        'Googlebot',
+        '--cache',
+        cachePath,
+        '--threads',
+        threads,
+        '--quiet',
+      ]);
+    const [one, two] = await Promise.all([run('1'), run('2')]);
+    expect(one.code).toBe(0);
+    expect(one.stdout.split('\n')).toHaveLength(3002);
+    expect(two.stdout).toBe(one.stdout);
+  });
+
+  it('judges every row at one time with --as-of, without grace when --grace is 0, and names the version with --evidence', async () => {
+    const input = write(
+      'urls.csv',
+      'host,url\na.example,https://a.example/new/x\nb.example,https://b.example/\n',
+    );
+    const r = await runCli([
+      'classify',
+      input,
+      '--as-of',
+      '2024-01-11T06:00:00Z',
+      '--grace',
+      '0',
+      '--evidence',
+      '--agent',
+      'Googlebot',
+      '--cache',
+      cachePath,
+      '--quiet',
+    ]);
+    expect(r.code).toBe(0);
+    const [header, a, b] = r.stdout.trimEnd().split('\n');
+    expect(header).toBe(
+      'host,url,allowed,verdict,rule_line,rule,grace,robots_status,error_code,robots_url,fetched_at,robots_sha256,robots_truncated,version_from,version_source',
+    );
+    expect(a).toMatch(
+      /^a\.example,https:\/\/a\.example\/new\/x,false,disallowed_explicit,2,Disallow: \/new,false,200,,https:\/\/a\.example\/robots\.txt,2024-01-11T00:00:00\.000Z,[0-9a-f]{64},false,2024-01-11T00:00:00\.000Z,fetch$/,
+    );
+    expect(b).toBe(
+      'b.example,https://b.example/,true,allowed_unavailable,,,,404,,https://b.example/robots.txt,2024-01-03T00:00:00.000Z,,,2024-01-03T00:00:00.000Z,fetch',
+    );
+  });
+
+  it('says no_history too_old when the version in force was last seen longer than --max-history-age before', async () => {
+    const input = write(
+      'late.csv',
+      'time,host,url\n2024-03-01T00:00:00Z,a.example,https://a.example/x\n2024-01-12T00:00:00Z,a.example,https://a.example/x\n',
+    );
+    const r = await runCli([
+      'classify',
+      input,
+      '--at-column',
+      'time',
+      '--max-history-age',
+      '7d',
+      '--agent',
+      'Googlebot',
+      '--cache',
+      cachePath,
+      '--quiet',
+    ]);
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',').slice(3).join(',')),
+    ).toEqual([',no_history,,,,,too_old', 'true,allowed_implicit,,,,200,']);
+  });
+
+  it('refuses a missing time column, two time sources, and a robots directory, in one line each', async () => {
+    const input = write('bad.csv', 'host,url\na.example,https://a.example/\n');
+    const missing = await runCli([
+      'classify',
+      input,
+      '--at-column',
+      'when',
+      '--agent',
+      'G',
+      '--cache',
+      cachePath,
+    ]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/no `when` column/);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    const both = await runCli([
+      'classify',
+      input,
+      '--at-column',
+      'time',
+      '--as-of',
+      '2024-01-01',
+      '--agent',
+      'G',
+    ]);
+    expect(both.code).toBe(2);
+    const dirToo = await runCli([
+      'classify',
+      input,
+      '--as-of',
+      '2024-01-01',
+      '--robots-dir',
+      dir,
+      '--agent',
+      'G',
+    ]);
+    expect(dirToo.code).toBe(2);
+    const badTime = await runCli([
+      'classify',
+      input,
+      '--as-of',
+      'last tuesday',
+      '--agent',
+      'G',
+      '--cache',
+      cachePath,
+    ]);
+    expect(badTime.code).toBe(2);
+    expect(badTime.stderr).toMatch(/Invalid option `asOf`/);
+    const noCache = await runCli([
+      'classify',
+      input,
+      '--as-of',
+      '2024-01-01',
+      '--agent',
+      'G',
+      '--cache',
+      path.join(dir, 'none.sqlite'),
+    ]);
+    expect(noCache.code).toBe(3);
+  });
+});

@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseTime } from '../../src/workers/row-time.js';
+
+const T = Date.UTC(2024, 0, 31, 23, 59, 59);
+
+describe('parseTime', () => {
+  it('reads every documented form of one instant', () => {
+    const forms = [
+      '2024-01-31T23:59:59Z',
+      '2024-01-31T23:59:59.000Z',
+      '2024-01-31 23:59:59',
+      '2024-01-31T23:59:59',
+      '2024-01-31t23:59:59z',
+      '2024-02-01T01:59:59+02:00',
+      '2024-01-31T18:59:59-0500',
+      '  2024-01-31T23:59:59Z  ',
+      '1706745599',
+      '1706745599000',
+      '1706745599.0',
+      '20240131235959',
+      '31/Jan/2024:23:59:59 +0000',
+      '[01/Feb/2024:00:59:59 +0100]',
+      '31/Jan/2024:15:59:59 -0800',
+      'Wed, 31 Jan 2024 23:59:59 GMT',
+      '31 Jan 2024 23:59:59 GMT',
+    ];
+    for (const f of forms) expect(parseTime(f), f).toBe(T);
+  });
+
+  it('keeps fractions to the millisecond, and reads a date alone as its midnight UTC', () => {
+    expect(parseTime('2024-01-31T23:59:59.123456Z')).toBe(T + 123);
+    expect(parseTime('2024-01-31T23:59:59,5Z')).toBe(T + 500);
+    expect(parseTime('2024-01-31')).toBe(Date.UTC(2024, 0, 31));
+    expect(parseTime('1706745599.25')).toBe(T + 250);
+  });
+
+  it('reads epoch numbers as the format says when it is forced', () => {
+    expect(parseTime('1706745599', 'epoch-s')).toBe(T);
+    expect(parseTime('1706745599', 'epoch-ms')).toBe(1706745599);
+    expect(parseTime('20240131235959', 'epoch-s')).toBe(20240131235959000);
+    expect(parseTime('2024-01-31T23:59:59Z', 'epoch-s')).toBeNaN();
+  });
+
+  it('refuses what is not a time, and impossible dates', () => {
+    for (const bad of [
+      '',
+      '   ',
+      'yesterday',
+      '2024-02-30T00:00:00Z',
+      '2024-13-01',
+      '2024-01-31T24:00:00Z',
+      '2024-01-31T23:59:59+25:00',
+      '31/Foo/2024:23:59:59 +0000',
+      '20241331235959x',
+      '1e9',
+      '0x10',
+      'Wed, 31 Jan 2024 23:59:59 PST',
+    ]) {
+      expect(parseTime(bad), bad).toBeNaN();
+    }
+  });
+
+  it('round-trips any instant through each form (property)', () => {
+    const CLF_MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
+    const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+    fc.assert(
+      fc.property(
+        // From 1974: epoch milliseconds before 1973-03-03 (< 1e11) read as seconds, as documented.
+        fc.integer({ min: Date.UTC(1974, 0, 1), max: Date.UTC(2200, 0, 1) }),
+        fc.integer({ min: -14 * 60, max: 14 * 60 }),
+        (ms, offMin) => {
+          const sec = Math.floor(ms / 1000) * 1000;
+          const d = new Date(ms);
+          expect(parseTime(d.toISOString())).toBe(ms);
+          expect(parseTime(String(ms))).toBe(ms);
+          expect(parseTime(String(sec / 1000))).toBe(sec);
+          expect(parseTime(d.toUTCString())).toBe(sec);
+          const s = new Date(sec);
+          const digits = `${s.getUTCFullYear()}${pad(s.getUTCMonth() + 1)}${pad(s.getUTCDate())}${pad(s.getUTCHours())}${pad(s.getUTCMinutes())}${pad(s.getUTCSeconds())}`;
+          expect(parseTime(digits)).toBe(sec);
+          const local = new Date(sec + offMin * 60_000);
+          const sign = offMin < 0 ? '-' : '+';
+          const off = `${sign}${pad(Math.floor(Math.abs(offMin) / 60))}${pad(Math.abs(offMin) % 60)}`;
+          const clf = `[${pad(local.getUTCDate())}/${CLF_MONTHS[local.getUTCMonth()]}/${local.getUTCFullYear()}:${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())} ${off}]`;
+          expect(parseTime(clf)).toBe(sec);
+        },
+      ),
+    );
+  });
+});
