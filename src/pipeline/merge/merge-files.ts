@@ -38,8 +38,10 @@ interface Opened {
   kind: 'summary' | 'rows';
 }
 
-async function openOne(file: string): Promise<Opened> {
+/** Opens `file` and reads its first bytes to tell its kind; `opened` gets the source before that read. */
+async function openOne(file: string, opened: (source: InputSource) => void): Promise<Opened> {
   const source = await openInput(file);
+  opened(source);
   const it = source.chunks[Symbol.asyncIterator]();
   const first = await it.next();
   const head = first.done ? Buffer.alloc(0) : first.value;
@@ -110,8 +112,18 @@ export async function mergeFiles(options: MergeOptions): Promise<MergeResult> {
     seen.set(key, file);
   }
   const opened: Opened[] = [];
+  const sources: InputSource[] = [];
+  // A stop ends reads still waiting (a FIFO without a writer); what was read is then never committed.
+  const closeAll = () => {
+    for (const source of sources) source.close();
+  };
+  options.signal?.addEventListener('abort', closeAll, { once: true });
   try {
-    for (const file of options.files) opened.push(await openOne(file));
+    for (const file of options.files) {
+      options.signal?.throwIfAborted();
+      opened.push(await openOne(file, (source) => sources.push(source)));
+    }
+    options.signal?.throwIfAborted();
     const summary = opened.find((o) => o.kind === 'summary');
     const rows = opened.find((o) => o.kind === 'rows');
     if (summary !== undefined && rows !== undefined) {
@@ -132,6 +144,7 @@ export async function mergeFiles(options: MergeOptions): Promise<MergeResult> {
     });
     return { kind: 'rows', rows: count };
   } finally {
-    for (const o of opened) o.source.close();
+    options.signal?.removeEventListener('abort', closeAll);
+    closeAll();
   }
 }
