@@ -4,8 +4,9 @@
 // reads and scans every row but judges only its own, so the N shards' summed CPU over the single run's
 // is what sharding costs in all (target: ≤ 1.3×). Prints a markdown table, one line per repeat, runs
 // alternated. Options: --rows N (1000000) --hosts H (20000) --shards N (4) --repeat R (2) --threads T
-// (default: the CLI's). Needs ../shared/bench/make-crawl.mjs (the workload is built once under bench/out/).
-import { readFileSync, rmSync } from 'node:fs';
+// (default: the CLI's). Also prints what an extra shard pays: the fixed cost of a run, and the reading and
+// dropping of every row. Needs ../shared/bench/make-crawl.mjs (the workload is built once under bench/out/).
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, crawlWorkload, numericArg } from './crawl-workload.mjs';
@@ -22,8 +23,8 @@ const out = path.join(here, 'out', 'shard-out.csv');
 const summary = path.join(here, 'out', 'shard-summary.json');
 
 /** One classify run, measured; returns its figures and the rows its summary says it wrote. */
-async function classify(extra) {
-  const argv = [CLI, 'classify', path.join(dir, 'crawl.csv'), '--robots-dir', path.join(dir, 'robots')];
+async function classify(extra, input = path.join(dir, 'crawl.csv')) {
+  const argv = [CLI, 'classify', input, '--robots-dir', path.join(dir, 'robots')];
   argv.push('--agent', 'Googlebot', '-o', out, '--summary', summary, '--quiet', ...extra);
   if (threads !== undefined) argv.push('--threads', String(threads));
   const m = await measuredRun(argv);
@@ -33,6 +34,7 @@ async function classify(extra) {
 
 const f = (x, d = 2) => x.toFixed(d);
 const lines = [];
+const costs = [];
 for (let r = 0; r < repeat; r++) {
   const single = await classify([]);
   const parts = [];
@@ -42,6 +44,18 @@ for (let r = 0; r < repeat; r++) {
     throw new Error(`the shards wrote ${written} rows, the single run ${single.rows}`);
   const cpu = parts.reduce((a, p) => a + p.cpuS, 0);
   const wall = parts.reduce((a, p) => a + p.wallS, 0);
+  // Where an extra shard's CPU goes: a run's fixed cost (a one-row input), and reading and dropping
+  // every row (a shard that keeps none: no host of the workload hashes to 1,000,000 of 1,000,000).
+  const oneRow = path.join(here, 'out', 'shard-one-row.csv');
+  writeFileSync(
+    oneRow,
+    readFileSync(path.join(dir, 'crawl.csv'), 'latin1').split('\n', 2).join('\n'),
+    'latin1',
+  );
+  const fixed = await classify([], oneRow);
+  const none = await classify(['--shard', '1000000/1000000']);
+  rmSync(oneRow, { force: true });
+  costs.push(`| ${r + 1} | ${f(fixed.cpuS)} | ${f(none.cpuS - fixed.cpuS)} | ${none.rows} |`);
   lines.push(
     `| ${r + 1} | ${f(single.cpuS)} | ${parts.map((p) => f(p.cpuS)).join(' + ')} = ${f(cpu)} | **${f(cpu / single.cpuS)}×** | ${f(single.wallS)} | ${f(wall)} (max ${f(Math.max(...parts.map((p) => p.wallS)))}) | ${f(single.rssMiB, 0)} / ${f(Math.max(...parts.map((p) => p.rssMiB)), 0)} |`,
   );
@@ -57,3 +71,9 @@ console.log(
 );
 console.log('|---:|---:|---|---:|---:|---:|---:|');
 for (const l of lines) console.log(l);
+console.log(
+  '\nWhat each shard pays beyond its share of the rows: the fixed cost of a run (process, threads, modules, the robots directory listed by each worker), and reading and scanning the whole input with every row dropped.\n',
+);
+console.log('| repeat | fixed CPU of a run (s) | reading and dropping every row (s) | rows kept |');
+console.log('|---:|---:|---:|---:|');
+for (const l of costs) console.log(l);
