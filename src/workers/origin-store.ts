@@ -1,85 +1,15 @@
 import { ownString } from '../core/bytes.js';
-import { type CompiledRules, compileRobotsTxt } from '../core/index.js';
-import { FixedOrigins } from './fixed-origins.js';
+import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
 import { allowedWithinGrace, type History, pickVersion, versionAt } from './history.js';
+import type { OriginEntry, Pick } from './origin-entry.js';
 import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import { RuleHits } from './rule-hits.js';
+import { type MissingProbe, SharedOrigins } from './shared-origins.js';
 import { stampCut } from './stamp-cut.js';
-import {
-  type NoHistoryReason,
-  V_ALLOWED_UNAVAILABLE,
-  V_DISALLOWED_UNREACHABLE,
-  V_NO_HISTORY,
-  V_NOT_CACHED,
-} from './verdict-format.js';
+import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from './verdict-format.js';
 import { VerdictTexts } from './verdict-texts.js';
 
-/** Per compiled body beyond core's `byteSize`: the slot, the Map entry and the agents' array. */
-const COST_BASE = 256;
-
-/** Compiled rules of one body (by sha256), shared by every origin serving that body. */
-interface CompiledSlot {
-  sha: string;
-  /** null once evicted: origins still pointing here must ask again. */
-  rules: CompiledRules[] | null;
-  cost: number;
-  /** Latest batch stamp that used it. */
-  used: number;
-}
-
-/** What a worker knows about one origin: its policy and the text appended to its rows. */
-export interface OriginEntry {
-  key: string;
-  scheme: 'http' | 'https';
-  host: string;
-  port: number;
-  /** Next entry with the same host (other scheme or port). */
-  next: OriginEntry | undefined;
-  /** V_* verdict for every row when the origin has no rules to match (not parsed); -1 when parsed. */
-  fixedVerdict: number;
-  slot: CompiledSlot | null;
-  /** Latest batch stamp that used it. */
-  used: number;
-  /** In the store's list of origins with counters to report. */
-  dirty: boolean;
-  /** Output text is kept as latin1 strings holding UTF-8 bytes (the worker works in byte space). */
-  /** With several agents, per agent: `,allowed,verdict,rule_line,rule` by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS). */
-  parts: string[][];
-  /** `,robots_status,error_code[,evidence]` and the line end. */
-  tail: string;
-  /** With one agent: part + tail by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS); with a fixed verdict: [0] for every row (shared, never written). */
-  full: string[];
-  /** Counters of the current batch: disallowed rows per agent (not a typed array: ~250 B less per origin). */
-  disallowed: number[];
-  ruleHits: RuleHits[];
-  /** The rules `ruleHits` index into, held until reported (the slot may be evicted meanwhile). */
-  hitRules: CompiledRules[] | null;
-  /** Rows judged for peers (see ADOPT_AFTER_ROWS). */
-  served: number;
-  /** Stands for every origin with its fixed verdict and status (see FixedOrigins): never adopted or counted. */
-  shared: boolean;
-  /** As of a time: the origin's versions (on the origin's entry), or the history a version belongs to. */
-  history: History | null;
-  /** A version's index in its history; -1 on the origin's entry and outside as-of runs. */
-  version: number;
-}
-
-/** What `pick` found for a row's time: the reason when there is no version to judge by, and the age. */
-export interface Pick {
-  reason: NoHistoryReason | null;
-  ageMs: number;
-}
-
-/** Tells, without a request, that an origin has no robots.txt (a `--robots-dir` listing lacks its file). */
-export interface MissingProbe {
-  /** True (and counted by the probe as a policy read) when the origin surely has no robots.txt. */
-  missing(scheme: 'http' | 'https', host: string, port: number): boolean;
-  /** The status such an origin's policy has when read the usual way. */
-  readonly missingStatus: string;
-}
-
-/** Shared entries at most (ids of FixedOrigins); statuses beyond get entries of their own. */
-const MAX_SHARED_ENTRIES = 255;
+export type { OriginEntry, Pick };
 
 /**
  * A worker's memory of origins (bounded by count) and of compiled rule sets (bounded by estimated
@@ -91,25 +21,12 @@ const MAX_SHARED_ENTRIES = 255;
 export class OriginStore {
   private readonly byHost = new Map<string, OriginEntry>();
   private origins = 0;
-  private readonly compiled = new Map<string, CompiledSlot>();
-  private compiledCost = 0;
+  private readonly compiled: CompiledRuleSets;
   /** The texts appended to rows: per origin, and shared between origins. */
   readonly texts: VerdictTexts;
   private readonly dirtyList: OriginEntry[] = [];
-  /** The counters of an origin with a fixed verdict: no rule is ever hit, and if it allows, no row counts. */
-  private readonly noHits: RuleHits[];
-  private readonly noCounts: number[];
-  private readonly noParts: string[][] = [];
-  /** Origins with a fixed, uncounted verdict, by shared entry; null with evidence columns (a URL per origin). */
-  private readonly fixedOrigins: FixedOrigins | null;
-  private readonly sharedEntries: OriginEntry[] = [];
-  /** By the texts VerdictTexts shares per fixed verdict and status (one object each). */
-  private readonly sharedIds = new Map<object, number>();
-  /** Set by the worker under `--robots-dir`. */
-  missingProbe: MissingProbe | null = null;
-  private missingId = -2;
-  /** Parse+compile runs so far. */
-  compiles = 0;
+  /** Entries standing for many origins (no robots.txt, not cached) or rows (`no_history`). */
+  private readonly shared: SharedOrigins;
   /** Scans of the origins for ones to forget so far. */
   evictionPasses = 0;
   private protectedFrom = 0;
@@ -119,15 +36,17 @@ export class OriginStore {
    * O(1) per install and not a scan of the whole table each time.
    */
   private originsEvictAt: number;
-  private compiledEvictAt: number;
 
   constructor(private readonly config: WorkerConfig) {
     this.texts = new VerdictTexts(config);
     this.originsEvictAt = config.originBudget;
-    this.compiledEvictAt = config.compiledBudget;
-    this.noHits = config.agents.map(() => new RuleHits(0));
-    this.noCounts = config.agents.map(() => 0);
-    this.fixedOrigins = config.evidence ? null : new FixedOrigins();
+    this.compiled = new CompiledRuleSets(config.compiledBudget, config.agents);
+    this.shared = new SharedOrigins(config, this.texts);
+  }
+
+  /** Set by the worker under `--robots-dir`: origins the directory surely lacks a file for. */
+  set missingProbe(probe: MissingProbe | null) {
+    this.shared.missingProbe = probe;
   }
 
   /** Entries and rule sets used at or after this stamp are never evicted. */
@@ -139,9 +58,10 @@ export class OriginStore {
     // Batches ended: what they held may go now, so a pass may get within budget again.
     if (stamp > this.protectedFrom) {
       this.originsEvictAt = this.config.originBudget;
-      this.compiledEvictAt = this.config.compiledBudget;
+      this.compiled.released();
     }
     this.protectedFrom = stamp;
+    this.compiled.protectFrom = stamp;
   }
 
   get originCount(): number {
@@ -149,11 +69,16 @@ export class OriginStore {
   }
 
   get compiledCount(): number {
-    return this.compiled.size;
+    return this.compiled.count;
   }
 
   get compiledBytes(): number {
-    return this.compiledCost;
+    return this.compiled.bytes;
+  }
+
+  /** Parse+compile runs so far. */
+  get compiles(): number {
+    return this.compiled.compiles;
   }
 
   /** Origins with counters to report (including ones evicted since the last report). */
@@ -168,10 +93,7 @@ export class OriginStore {
   find(scheme: 'http' | 'https', host: string, port: number, stamp: number): OriginEntry | undefined {
     let e = this.byHost.get(host);
     while (e !== undefined && (e.port !== port || e.scheme !== scheme)) e = e.next;
-    if (e === undefined) {
-      const id = this.fixedOrigins?.get(scheme, host, port) ?? -1;
-      return id < 0 ? undefined : this.sharedEntries[id];
-    }
+    if (e === undefined) return this.shared.find(scheme, host, port);
     if (e.used >= stamp) return e;
     const slot = e.slot;
     if (slot !== null) {
@@ -190,15 +112,7 @@ export class OriginStore {
    * undefined: ask for its policy as usual. Call after `find` missed.
    */
   probeMissing(scheme: 'http' | 'https', host: string, port: number): OriginEntry | undefined {
-    const probe = this.missingProbe;
-    if (probe === null || this.fixedOrigins === null) return undefined;
-    if (this.missingId === -2) {
-      const texts = this.texts.fixedTexts(probe.missingStatus, V_ALLOWED_UNAVAILABLE);
-      this.missingId = this.sharedId(V_ALLOWED_UNAVAILABLE, texts);
-    }
-    if (this.missingId < 0 || !probe.missing(scheme, host, port)) return undefined;
-    this.fixedOrigins.set(scheme, host, port, this.missingId);
-    return this.sharedEntries[this.missingId];
+    return this.shared.probeMissing(scheme, host, port);
   }
 
   /** Marks an origin as having counters to report. */
@@ -226,43 +140,6 @@ export class OriginStore {
       if (p !== undefined) p.next = e.next;
     }
     this.origins--;
-  }
-
-  private compile(p: WirePolicy, stamp: number): CompiledSlot {
-    const sha = p.sha256 ?? `nosha:${p.key}`;
-    const hit = this.compiled.get(sha);
-    if (hit !== undefined && hit.rules !== null) {
-      if (hit.used < stamp) hit.used = stamp;
-      return hit;
-    }
-    // A Buffer view (no copy): the core decodes it with Node's native latin1 slice instead of a JS loop.
-    const body =
-      p.body === null ? Buffer.alloc(0) : Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength);
-    const rules = compileRobotsTxt(body, this.config.agents);
-    this.compiles++;
-    // Agents that select the same groups share one compiled set: count it once.
-    let cost = COST_BASE;
-    for (const r of new Set(rules)) cost += r.byteSize;
-    const slot: CompiledSlot = { sha, rules, cost, used: stamp };
-    this.compiled.set(sha, slot);
-    this.compiledCost += slot.cost;
-    if (this.compiledCost > this.compiledEvictAt) this.evictCompiled();
-    return slot;
-  }
-
-  /** Drops the least recently used compiled sets (never those batches in flight may use). */
-  private evictCompiled(): void {
-    const budget = this.config.compiledBudget;
-    const slots = [...this.compiled.values()]
-      .filter((s) => s.used < this.protectedFrom)
-      .sort((a, b) => a.used - b.used);
-    for (const s of slots) {
-      if (this.compiledCost <= budget * 0.75) break;
-      s.rules = null;
-      this.compiled.delete(s.sha);
-      this.compiledCost -= s.cost;
-    }
-    this.compiledEvictAt = this.compiledCost <= budget ? budget : this.compiledCost + budget / 4;
   }
 
   /** Drops the least recently used origins (never those batches in flight may use). */
@@ -329,7 +206,7 @@ export class OriginStore {
     const agents = this.config.agents;
     let slot: CompiledSlot | null = null;
     let fixedVerdict = -1;
-    if (p.outcome === 'parsed') slot = this.compile(p, stamp);
+    if (p.outcome === 'parsed') slot = this.compiled.get(p, stamp);
     else if (p.outcome === 'unavailable') fixedVerdict = V_ALLOWED_UNAVAILABLE;
     else if (p.outcome === 'unreachable') fixedVerdict = V_DISALLOWED_UNREACHABLE;
     else fixedVerdict = V_NOT_CACHED;
@@ -337,16 +214,15 @@ export class OriginStore {
     const fixed =
       fixedVerdict >= 0 && !this.config.evidence ? texts.fixedTexts(p.status, fixedVerdict) : null;
     if (fixed !== null && fixedVerdict !== V_DISALLOWED_UNREACHABLE && head !== null) {
-      const id = this.sharedId(fixedVerdict, fixed);
-      if (id >= 0) {
+      const e = this.shared.remember(origin, fixedVerdict, fixed);
+      if (e !== undefined) {
         // Held by the compact table instead: an entry of its own would shadow it.
         const rest = this.unlinked(head, origin);
         if (rest !== head) {
           if (rest === undefined) this.byHost.delete(origin.host);
           else this.byHost.set(origin.host, rest);
         }
-        this.fixedOrigins!.set(origin.scheme, origin.host, origin.port, id);
-        return this.sharedEntries[id]!;
+        return e;
       }
     }
     const tail = fixed?.tail ?? texts.tailText(p.status, texts.evidenceOf(p));
@@ -367,14 +243,15 @@ export class OriginStore {
       slot,
       used: stamp,
       dirty: false,
-      parts: agents.length > 1 && slot !== null ? agents.map(() => []) : this.noParts,
+      parts: agents.length > 1 && slot !== null ? agents.map(() => []) : this.shared.noParts,
       tail,
       full: fixed?.full ?? [],
       disallowed:
         fixedVerdict >= 0 && fixedVerdict !== V_DISALLOWED_UNREACHABLE
-          ? this.noCounts
+          ? this.shared.noCounts
           : new Array<number>(agents.length).fill(0),
-      ruleHits: slot === null ? this.noHits : agents.map((_, a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
+      ruleHits:
+        slot === null ? this.shared.noHits : agents.map((_, a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
       hitRules: null,
       served: 0,
       shared: false,
@@ -439,7 +316,7 @@ export class OriginStore {
     if (typeof v === 'string') {
       out.reason = v;
       out.ageMs = v === 'too_old' ? t - h.lastSeen[versionAt(h, t)]! : -1;
-      return this.noHistory(v);
+      return this.shared.noHistory(v);
     }
     out.reason = null;
     out.ageMs = Math.max(0, t - h.lastSeen[v]!);
@@ -459,55 +336,6 @@ export class OriginStore {
   /** True when a version in force within the grace before `t` allowed the path for agent `a`. */
   inGrace(e: OriginEntry, a: number, path: string, t: number): boolean {
     return allowedWithinGrace(e.history!, e.version, t, this.config.asOf!.graceMs, a, path);
-  }
-
-  private readonly noHistoryEntries = new Map<string, OriginEntry>();
-
-  /** The shared entry of `no_history` rows for one reason. */
-  private noHistory(reason: NoHistoryReason): OriginEntry {
-    let e = this.noHistoryEntries.get(reason);
-    if (e === undefined) {
-      const full = this.texts.noHistoryText(reason);
-      e = this.sharedEntryFor(V_NO_HISTORY, { tail: '', full: [full] });
-      this.noHistoryEntries.set(reason, e);
-    }
-    return e;
-  }
-
-  /** The id of the entry shared by origins with this fixed verdict and status, or -1 when there are too many. */
-  private sharedId(verdict: number, fixed: { tail: string; full: string[] }): number {
-    const known = this.sharedIds.get(fixed);
-    if (known !== undefined) return known;
-    if (this.sharedEntries.length === MAX_SHARED_ENTRIES) return -1;
-    const id = this.sharedEntries.length;
-    this.sharedEntries.push(this.sharedEntryFor(verdict, fixed));
-    this.sharedIds.set(fixed, id);
-    return id;
-  }
-
-  /** An entry standing for every origin (or row) with this fixed verdict and text. */
-  private sharedEntryFor(verdict: number, fixed: { tail: string; full: string[] }): OriginEntry {
-    return {
-      key: '',
-      scheme: 'http',
-      host: '',
-      port: 0,
-      next: undefined,
-      fixedVerdict: verdict,
-      slot: null,
-      used: 0,
-      dirty: false,
-      parts: this.noParts,
-      tail: fixed.tail,
-      full: fixed.full,
-      disallowed: this.noCounts,
-      ruleHits: this.noHits,
-      hitRules: null,
-      served: 0,
-      shared: true,
-      history: null,
-      version: -1,
-    };
   }
 
   /** The chain of a host without the entry of this origin, if it has one (one lookup per install). */

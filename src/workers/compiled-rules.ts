@@ -1,0 +1,86 @@
+import { type CompiledRules, compileRobotsTxt } from '../core/index.js';
+import type { WirePolicy } from './protocol.js';
+
+/** Per compiled body beyond core's `byteSize`: the slot, the Map entry and the agents' array. */
+const COST_BASE = 256;
+
+/** Compiled rules of one body (by sha256), shared by every origin serving that body. */
+export interface CompiledSlot {
+  sha: string;
+  /** null once evicted: origins still pointing here must ask again. */
+  rules: CompiledRules[] | null;
+  cost: number;
+  /** Latest batch stamp that used it. */
+  used: number;
+}
+
+/**
+ * A worker's compiled rule sets by body sha256, bounded by estimated bytes: evictions drop the least
+ * recently used down to three quarters of the budget, never a set used at or after `protectFrom`.
+ */
+export class CompiledRuleSets {
+  private readonly compiled = new Map<string, CompiledSlot>();
+  private cost = 0;
+  /** Where the next eviction pass runs (see OriginStore's `originsEvictAt`). */
+  private evictAt: number;
+  /** Parse+compile runs so far. */
+  compiles = 0;
+  protectFrom = 0;
+
+  constructor(
+    private readonly budget: number,
+    private readonly agents: readonly string[],
+  ) {
+    this.evictAt = budget;
+  }
+
+  get count(): number {
+    return this.compiled.size;
+  }
+
+  get bytes(): number {
+    return this.cost;
+  }
+
+  /** Batches ended: what they held may go now, so a pass may get within budget again. */
+  released(): void {
+    this.evictAt = this.budget;
+  }
+
+  /** The compiled rules of a parsed policy's body, compiled once per body while kept. */
+  get(p: WirePolicy, stamp: number): CompiledSlot {
+    const sha = p.sha256 ?? `nosha:${p.key}`;
+    const hit = this.compiled.get(sha);
+    if (hit !== undefined && hit.rules !== null) {
+      if (hit.used < stamp) hit.used = stamp;
+      return hit;
+    }
+    // A Buffer view (no copy): the core decodes it with Node's native latin1 slice instead of a JS loop.
+    const body =
+      p.body === null ? Buffer.alloc(0) : Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength);
+    const rules = compileRobotsTxt(body, this.agents);
+    this.compiles++;
+    // Agents that select the same groups share one compiled set: count it once.
+    let cost = COST_BASE;
+    for (const r of new Set(rules)) cost += r.byteSize;
+    const slot: CompiledSlot = { sha, rules, cost, used: stamp };
+    this.compiled.set(sha, slot);
+    this.cost += slot.cost;
+    if (this.cost > this.evictAt) this.evict();
+    return slot;
+  }
+
+  private evict(): void {
+    const budget = this.budget;
+    const slots = [...this.compiled.values()]
+      .filter((s) => s.used < this.protectFrom)
+      .sort((a, b) => a.used - b.used);
+    for (const s of slots) {
+      if (this.cost <= budget * 0.75) break;
+      s.rules = null;
+      this.compiled.delete(s.sha);
+      this.cost -= s.cost;
+    }
+    this.evictAt = this.cost <= budget ? budget : this.cost + budget / 4;
+  }
+}

@@ -1,0 +1,48 @@
+import type { CompiledRules } from '../core/index.js';
+import type { CompiledSlot } from './compiled-rules.js';
+import type { History } from './history.js';
+import type { RuleHits } from './rule-hits.js';
+import type { NoHistoryReason } from './verdict-format.js';
+
+/** What a worker knows about one origin: its policy and the text appended to its rows. */
+export interface OriginEntry {
+  key: string;
+  scheme: 'http' | 'https';
+  host: string;
+  port: number;
+  /** Next entry with the same host (other scheme or port). */
+  next: OriginEntry | undefined;
+  /** V_* verdict for every row when the origin has no rules to match (not parsed); -1 when parsed. */
+  fixedVerdict: number;
+  slot: CompiledSlot | null;
+  /** Latest batch stamp that used it. */
+  used: number;
+  /** In the store's list of origins with counters to report. */
+  dirty: boolean;
+  /** Output text is kept as latin1 strings holding UTF-8 bytes (the worker works in byte space). */
+  /** With several agents, per agent: `,allowed,verdict,rule_line,rule` by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS). */
+  parts: string[][];
+  /** `,robots_status,error_code[,evidence]` and the line end. */
+  tail: string;
+  /** With one agent: part + tail by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS); with a fixed verdict: [0] for every row (shared, never written). */
+  full: string[];
+  /** Counters of the current batch: disallowed rows per agent (not a typed array: ~250 B less per origin). */
+  disallowed: number[];
+  ruleHits: RuleHits[];
+  /** The rules `ruleHits` index into, held until reported (the slot may be evicted meanwhile). */
+  hitRules: CompiledRules[] | null;
+  /** Rows judged for peers (see ADOPT_AFTER_ROWS). */
+  served: number;
+  /** Stands for every origin with its fixed verdict and status (see FixedOrigins): never adopted or counted. */
+  shared: boolean;
+  /** As of a time: the origin's versions (on the origin's entry), or the history a version belongs to. */
+  history: History | null;
+  /** A version's index in its history; -1 on the origin's entry and outside as-of runs. */
+  version: number;
+}
+
+/** What `pick` found for a row's time: the reason when there is no version to judge by, and the age. */
+export interface Pick {
+  reason: NoHistoryReason | null;
+  ageMs: number;
+}
