@@ -205,4 +205,47 @@ describe('cache merge', () => {
     expect(statSync(file('live.sqlite')).size).toBeGreaterThan(0);
     expect(content(file('live.sqlite')).versions.map((v) => v.origin)).toEqual([B]);
   });
+
+  it('reads an input of the older schema 1 as it is (not migrated): its versions come with source NULL (a fetch)', async () => {
+    const old = seed('old.sqlite', [obs(A, 'v1', 1000), obs(A, 'v2', 2000)]);
+    const db = new Database(old);
+    db.exec(`DROP TABLE observations; DROP TABLE rebuild_queue; DROP INDEX IF EXISTS versions_source;
+      ALTER TABLE versions DROP COLUMN source; UPDATE schema_version SET version = 1`);
+    db.close();
+    const before = readFileSync(old);
+    const b = seed('b.sqlite', [obs(B, 'x', 1000)]);
+    await mergeCaches([old, b], file('all.sqlite'));
+    expect(readFileSync(old)).toEqual(before);
+    expect(spans(file('all.sqlite'), A)).toEqual([
+      ['v1', 1000, 2000, 1000],
+      ['v2', 2000, null, 2000],
+    ]);
+    const out = new Database(file('all.sqlite'), { readonly: true });
+    expect(out.prepare('SELECT DISTINCT source FROM versions ORDER BY source').pluck().all()).toEqual([
+      null,
+      'fetch',
+    ]);
+    out.close();
+  });
+
+  it('a version two caches saw keeps the source of its first sighting', async () => {
+    const a = seed('a.sqlite', [obs(A, 'v1', 1000)]);
+    const db = new Database(a);
+    db.prepare("UPDATE versions SET source = 'warc:crawl.warc.gz@0'").run();
+    db.close();
+    const b = seed('b.sqlite', [obs(A, 'v1', 500), obs(A, 'v1', 3000)]);
+    for (const order of [
+      [a, b],
+      [b, a],
+    ]) {
+      await mergeCaches(order, file('all.sqlite'));
+      const out = content(file('all.sqlite')).versions;
+      expect(out.map((v) => [v.validFrom, v.fetchedAt, v.source])).toEqual([[500, 3000, 'fetch']]);
+    }
+    const later = seed('later.sqlite', [obs(A, 'v1', 2000)]);
+    await mergeCaches([a, later], file('all2.sqlite'));
+    expect(content(file('all2.sqlite')).versions.map((v) => [v.validFrom, v.source])).toEqual([
+      [1000, 'warc:crawl.warc.gz@0'],
+    ]);
+  });
 });
