@@ -61,6 +61,10 @@ export class RowReader {
   private textBase = 0;
   private textEnd = -1;
   private textEof = false;
+  /** Where the last search for a quote in `quoteIn` started, and what it found. */
+  private quoteIn: Buffer | null = null;
+  private quoteFrom = 0;
+  private quoteAt = -1;
   private readonly it: AsyncIterator<Buffer>;
   private lineEnd: Buffer = Buffer.from('\n');
   /** Records read and not yet taken, in file order. */
@@ -184,6 +188,16 @@ export class RowReader {
     return this.scanner;
   }
 
+  /** The next `"` at or after `from` (-1: none read yet), searched again only once passed or more is read. */
+  private nextQuote(from: number): number {
+    if (this.quoteIn !== this.buf || from < this.quoteFrom || (this.quoteAt >= 0 && this.quoteAt < from)) {
+      this.quoteIn = this.buf;
+      this.quoteFrom = from;
+      this.quoteAt = this.buf.indexOf(QUOTE, from);
+    }
+    return this.quoteAt;
+  }
+
   /** Consumes the record of `length` bytes at pos that spans `lines` lines. */
   private cut(length: number, lines: number): { bytes: Buffer; line: number } {
     const line = this.line;
@@ -225,7 +239,7 @@ export class RowReader {
       if (this.buf.length > this.pos) {
         const from = this.pos + prefix + 1;
         const lf = this.buf.indexOf(LF, this.pos);
-        const quote = this.buf.indexOf(QUOTE, from);
+        const quote = this.nextQuote(from);
         const plainEnd = lf >= 0 ? lf + 1 : this.eof ? this.buf.length : -1;
         if (plainEnd >= 0 && (quote < 0 || quote >= plainEnd)) return this.cut(plainEnd - this.pos, 1);
         if (quote >= 0) {
@@ -242,7 +256,8 @@ export class RowReader {
     const first = await this.firstLine();
     if (first.length === 0) return null;
     let i = 0;
-    while (isDigit(first[i])) i++;
+    let rowNumber = 0;
+    for (let c = first[0]; isDigit(c); c = first[++i]) rowNumber = rowNumber * 10 + (c! - ZERO);
     const line = this.line;
     if (i === 0 || first[i] !== this.head.delimiter) {
       const what =
@@ -251,8 +266,7 @@ export class RowReader {
           : 'does not start with a row_number';
       throw badInput(this.file, what, line);
     }
-    const rowNumber = i > 15 ? Number.NaN : Number(first.toString('latin1', 0, i));
-    if (!(rowNumber >= 1) || !Number.isSafeInteger(rowNumber)) {
+    if (rowNumber < 1 || i > 15) {
       throw badInput(
         this.file,
         `row_number ${first.toString('latin1', 0, Math.min(i, 30))} is not a row number`,
