@@ -8,7 +8,7 @@
 // dropping of every row. Needs ../shared/bench/make-crawl.mjs (the workload is built once under bench/out/).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CLI, crawlWorkload, numericArg } from './crawl-workload.mjs';
 import { measuredRun } from './measured-run.mjs';
 
@@ -77,3 +77,52 @@ console.log(
 console.log('| repeat | fixed CPU of a run (s) | reading and dropping every row (s) | rows kept |');
 console.log('|---:|---:|---:|---:|');
 for (const l of costs) console.log(l);
+
+// The worker alone, in this thread (no process, no messages): the workload's batches classified unsharded,
+// by each shard, and with every row dropped; what a dropped row costs the worker is the last over the rows.
+const dist = (rel) => import(pathToFileURL(path.join(here, '..', 'dist', rel)).href);
+const { BatchClassifier } = await dist('workers/batch-classifier.js');
+const { PolicyBroker } = await dist('pipeline/policy-broker.js');
+const { createDirPolicyProvider } = await dist('pipeline/robots-dir-provider.js');
+const { BATCH_BYTES } = await dist('pipeline/batcher.js');
+const body = readFileSync(path.join(dir, 'crawl.csv'));
+const batches = [];
+for (let p = body.indexOf(10) + 1; p < body.length; ) {
+  const e = p + BATCH_BYTES >= body.length ? body.length : body.lastIndexOf(10, p + BATCH_BYTES) + 1;
+  batches.push(Buffer.from(body.subarray(p, e)));
+  p = e;
+}
+const config = {
+  agents: ['Googlebot'],
+  delimiter: ',',
+  urlIndex: 1,
+  hostIndex: 0,
+  columns: 2,
+  scheme: 'https',
+  eol: '\n',
+  evidence: false,
+  compiledBudget: 64 << 20,
+  originBudget: 50_000,
+  robotsDir: null,
+};
+async function inThread(shard) {
+  const broker = new PolicyBroker(createDirPolicyProvider(path.join(dir, 'robots')));
+  const worker = new BatchClassifier({ ...config, shard });
+  const t0 = process.cpuUsage();
+  let kept = 0;
+  for (const b of batches) kept += (await worker.classify(b, (req) => broker.resolve(req))).stats.records;
+  const u = process.cpuUsage(t0);
+  return { ms: (u.user + u.system) / 1000, kept };
+}
+await inThread(null); // warm-up: compiled code and the file cache
+const solo = await inThread(null);
+const own = [];
+for (let k = 1; k <= shards; k++) own.push(await inThread({ index: k, count: shards }));
+const dropped = await inThread({ index: 1_000_000, count: 1_000_000 });
+console.log('\nOne worker in this thread (CPU ms):\n');
+console.log('| unsharded | shards | shards ÷ unsharded | every row dropped | per dropped row |');
+console.log('|---:|---|---:|---:|---:|');
+const sum = own.reduce((a, o) => a + o.ms, 0);
+console.log(
+  `| ${f(solo.ms, 0)} | ${own.map((o) => f(o.ms, 0)).join(' + ')} = ${f(sum, 0)} | ${f(sum / solo.ms)}× | ${f(dropped.ms, 0)} | ${f((dropped.ms * 1000) / (rows - dropped.kept), 2)} µs |`,
+);
