@@ -161,6 +161,9 @@ function sizeOf(file: string): number {
 
 /** Where the merged cache goes: a regular file (or a new name) that is none of the inputs and not in use. */
 function checkTarget(output: string, inputs: readonly string[]): string {
+  if (output === '-' || output === '') {
+    throw new RobotsAuditError('ERR_USAGE', 'A merged cache is a file: give -o FILE, not stdout');
+  }
   const target = resolveOutputTarget(output);
   if (target.kind !== 'atomic') {
     throw new RobotsAuditError('ERR_OUTPUT', `cannot write the merged cache ${output}: not a regular file`, {

@@ -138,6 +138,8 @@ describe('cache merge', () => {
     const before = readFileSync(a);
     await expect(mergeCaches([a, b], a)).rejects.toMatchObject({ code: 'ERR_USAGE' });
     expect(readFileSync(a)).toEqual(before);
+    // Nor to stdout (a file named "-" would be made), which cannot hold a database.
+    await expect(mergeCaches([a, b], '-')).rejects.toMatchObject({ code: 'ERR_USAGE' });
   });
 
   it('refuses an input of a newer schema with ERR_CACHE_VERSION, and a file that is no cache with ERR_CACHE_OPEN', async () => {
