@@ -16,8 +16,6 @@ import { readWarc } from './warc-reader.js';
 const BATCH_CAPTURES = 1000;
 /** Body bytes held before a batch is committed early. */
 const BATCH_BYTES = 8 * 1024 * 1024;
-/** Redirect targets named by an earlier capture of this run, remembered so their capture is kept. */
-const MAX_NAMED_TARGETS = 1_000_000;
 
 export interface ArchiveInput {
   /** The file name recorded in each capture's source (`warc:<name>@<offset>`). */
@@ -98,7 +96,6 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
     rebuild: undefined as unknown as RebuildStats,
     elapsedMs: 0,
   };
-  const named = new Set<string>();
   let batch: Capture[] = [];
   let batchBytes = 0;
   const commit = () => {
@@ -121,7 +118,8 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
         const url = parseTargetUri(head.headers.get('warc-target-uri'));
         wanted.url = url;
         if (url === null) return false;
-        return robotsOrigin(url) !== null || lastSegmentNamesRobots(url) || named.has(url.href);
+        // Kept by its own name only, so that which files are read first changes nothing.
+        return robotsOrigin(url) !== null || lastSegmentNamesRobots(url);
       };
       const progress = (): ImportProgress => ({
         file: input.name,
@@ -162,7 +160,6 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
           const kind = c.kind === 'revisit' ? 'revisit' : c.location !== null ? 'redirect' : c.outcome!;
           summary.captures.byOutcome[kind]++;
         }
-        if (c.location !== null && named.size < MAX_NAMED_TARGETS) named.add(c.location);
         batch.push(c);
         batchBytes += c.bytes;
         if (batch.length >= BATCH_CAPTURES || batchBytes >= BATCH_BYTES) commit();

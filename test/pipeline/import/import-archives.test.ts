@@ -118,3 +118,25 @@ describe('prune after an import', () => {
     db.close();
   });
 });
+
+describe('import order', () => {
+  it('a redirect target is kept or not whatever the order the files are read in', async () => {
+    const target = gz(ccCapture('https://o.example/policy', '2024-01-01T00:00:00Z', 200, B));
+    const redirect = gz(
+      ccCapture('http://o.example/robots.txt', '2024-01-01T00:00:00Z', 301, '', [
+        ['Location', 'https://o.example/policy'],
+      ]),
+    );
+    const [ab, ba] = [join(env.tmp.dir, 'ab.sqlite'), join(env.tmp.dir, 'ba.sqlite')];
+    const options = { maxBody: 512_000 };
+    await importArchives([archiveInput('t.warc.gz', target), archiveInput('r.warc.gz', redirect)], {
+      cache: ab,
+      ...options,
+    });
+    await importArchives([archiveInput('r.warc.gz', redirect), archiveInput('t.warc.gz', target)], {
+      cache: ba,
+      ...options,
+    });
+    expect(exportCache(ba)).toEqual(exportCache(ab));
+  });
+});
