@@ -266,4 +266,44 @@ describe('classify as of a time (--at-column, --as-of)', () => {
     ]);
     expect(noCache.code).toBe(3);
   });
+
+  it('merges the summaries of host shards of an as-of run into the single run’s figures', async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => LOG[1 + (i % (LOG.length - 1))]);
+    const input = write('sharded.csv', `time,host,url\n${rows.join('\n')}\n`);
+    const run = (extra: string[], summary: string) =>
+      runCli([
+        'classify',
+        input,
+        '--at-column',
+        'time',
+        '--agent',
+        'Googlebot',
+        '--cache',
+        cachePath,
+        '--summary',
+        path.join(dir, summary),
+        '-o',
+        path.join(dir, `${summary}.csv`),
+        '--quiet',
+        ...extra,
+      ]);
+    const results = await Promise.all([
+      run([], 'single.json'),
+      run(['--shard', '1/2'], 'shard-1.json'),
+      run(['--shard', '2/2'], 'shard-2.json'),
+    ]);
+    for (const r of results) expect(r.code).toBe(0);
+    const merged = await runCli(['merge', path.join(dir, 'shard-1.json'), path.join(dir, 'shard-2.json')]);
+    expect(merged.code).toBe(0);
+    const single = JSON.parse(readFileSync(path.join(dir, 'single.json'), 'utf8'));
+    const all = JSON.parse(merged.stdout);
+    expect(all.asOf).toEqual(single.asOf);
+    expect(all.verdicts).toEqual(single.verdicts);
+    expect(all.topRules).toEqual(single.topRules);
+    // Both shards had rows judged as of a time: the merge really added them up.
+    const parts = ['shard-1.json', 'shard-2.json'].map((f) =>
+      JSON.parse(readFileSync(path.join(dir, f), 'utf8')),
+    );
+    for (const p of parts) expect(p.asOf.rowsJudged).toBeGreaterThan(0);
+  });
 });

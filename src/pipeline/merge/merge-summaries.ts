@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { RobotsAuditError } from '../../core/errors.js';
-import type { ClassifySummary } from '../summary.js';
+import type { AsOfSummary, ClassifySummary } from '../summary.js';
 
 /**
  * `robots-audit merge` of `--summary` files: the summaries of the shards of one host-sharded run become
@@ -28,6 +28,7 @@ const MAX_EXAMPLES = 20;
 
 /** Fields merged by rule below; any other field is kept when every shard has the same value. */
 const MERGED = new Set([
+  'asOf',
   'input',
   'output',
   'agents',
@@ -153,6 +154,18 @@ function perAgent<T>(agents: string[], f: (agent: string) => T): Record<string, 
   return Object.fromEntries(agents.map((a) => [a, f(a)]));
 }
 
+/** As of a time: the settings (the same in every shard) and the counters, added up. */
+function mergeAsOf(list: (AsOfSummary | undefined)[]): AsOfSummary {
+  const first = list[0]!;
+  return {
+    ...first,
+    rowsJudged: sum(list.map((a) => a?.rowsJudged ?? 0)),
+    noHistory: sumCounts(list.map((a) => a?.noHistory)),
+    versionAge: sumCounts(list.map((a) => a?.versionAge)),
+    grace: sumCounts(list.map((a) => a?.grace)),
+  };
+}
+
 /** Every field no rule above names, kept when all shards agree on it. */
 function agreedExtras(list: ShardSummary[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -215,7 +228,8 @@ export function mergeSummaries(files: readonly SummaryFile[]): ShardSummary {
     topRules: perAgent(agents, (a) =>
       mergeTop(
         list.map((s) => s.topRules[a] ?? []),
-        (t) => `${t.origin}\n${t.line}`,
+        // With the rule text, as the summary keys them: as of a time, versions hold other rules at one line.
+        (t) => `${t.origin}\n${t.line}\n${t.rule}`,
       ),
     ),
     topCountsExact: list.every((s) => s.topCountsExact),
@@ -227,6 +241,7 @@ export function mergeSummaries(files: readonly SummaryFile[]): ShardSummary {
       writingMs: sum(list.map((s) => s.timing.writingMs)),
     },
     rowsPerSecond: wallMs > 0 ? Math.round((recordsRead * 1000) / wallMs) : 0,
+    ...(first.asOf ? { asOf: mergeAsOf(list.map((s) => s.asOf)) } : {}),
     ...agreedExtras(list),
     shard: null,
     mergedShards: list.length === 1 ? (first.mergedShards ?? 1) : list.length,
