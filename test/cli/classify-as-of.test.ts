@@ -62,6 +62,11 @@ const LOG = [
   '2024-01-05,a.example,not a url',
 ];
 
+/** classify INPUT as of a time, judging Googlebot against the history cache, with more arguments. */
+function classifyAsOf(input: string, ...args: string[]) {
+  return runCli(['classify', input, '--agent', 'Googlebot', '--cache', cachePath, ...args]);
+}
+
 function write(name: string, text: string): string {
   const file = path.join(dir, name);
   writeFileSync(file, text);
@@ -72,19 +77,7 @@ describe('classify as of a time (--at-column, --as-of)', () => {
   it('judges each row under the version in force at its time: no_history before the first, grace after a change, bad_time rows', async () => {
     const input = write('log.csv', `${LOG.join('\n')}\n`);
     const summaryPath = path.join(dir, 's.json');
-    const r = await runCli([
-      'classify',
-      input,
-      '--at-column',
-      'time',
-      '--agent',
-      'Googlebot',
-      '--cache',
-      cachePath,
-      '--summary',
-      summaryPath,
-      '--quiet',
-    ]);
+    const r = await classifyAsOf(input, '--at-column', 'time', '--summary', summaryPath, '--quiet');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const rows = r.stdout.trimEnd().split('\n');
@@ -126,19 +119,7 @@ describe('classify as of a time (--at-column, --as-of)', () => {
       `time,host,url\n${Array.from({ length: 3000 }, (_, i) => LOG[1 + (i % (LOG.length - 1))]).join('\n')}\n`,
     );
     const run = (threads: string) =>
-      runCli([
-        'classify',
-        input,
-        '--at-column',
-        'time',
-        '--agent',
-        'Googlebot',
-        '--cache',
-        cachePath,
-        '--threads',
-        threads,
-        '--quiet',
-      ]);
+      classifyAsOf(input, '--at-column', 'time', '--threads', threads, '--quiet');
     const [one, two] = await Promise.all([run('1'), run('2')]);
     expect(one.code).toBe(0);
     expect(one.stdout.split('\n')).toHaveLength(3002);
@@ -150,20 +131,15 @@ describe('classify as of a time (--at-column, --as-of)', () => {
       'urls.csv',
       'host,url\na.example,https://a.example/new/x\nb.example,https://b.example/\n',
     );
-    const r = await runCli([
-      'classify',
+    const r = await classifyAsOf(
       input,
       '--as-of',
       '2024-01-11T06:00:00Z',
       '--grace',
       '0',
       '--evidence',
-      '--agent',
-      'Googlebot',
-      '--cache',
-      cachePath,
       '--quiet',
-    ]);
+    );
     expect(r.code).toBe(0);
     const [header, a, b] = r.stdout.trimEnd().split('\n');
     expect(header).toBe(
@@ -182,19 +158,7 @@ describe('classify as of a time (--at-column, --as-of)', () => {
       'late.csv',
       'time,host,url\n2024-03-01T00:00:00Z,a.example,https://a.example/x\n2024-01-12T00:00:00Z,a.example,https://a.example/x\n',
     );
-    const r = await runCli([
-      'classify',
-      input,
-      '--at-column',
-      'time',
-      '--max-history-age',
-      '7d',
-      '--agent',
-      'Googlebot',
-      '--cache',
-      cachePath,
-      '--quiet',
-    ]);
+    const r = await classifyAsOf(input, '--at-column', 'time', '--max-history-age', '7d', '--quiet');
     expect(r.code).toBe(0);
     expect(
       r.stdout
@@ -207,53 +171,18 @@ describe('classify as of a time (--at-column, --as-of)', () => {
 
   it('refuses a missing time column, two time sources, and a robots directory, in one line each', async () => {
     const input = write('bad.csv', 'host,url\na.example,https://a.example/\n');
-    const missing = await runCli([
-      'classify',
-      input,
-      '--at-column',
-      'when',
-      '--agent',
-      'G',
-      '--cache',
-      cachePath,
-    ]);
+    const missing = await classifyAsOf(input, '--at-column', 'when');
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/no `when` column/);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
-    const both = await runCli([
-      'classify',
-      input,
-      '--at-column',
-      'time',
-      '--as-of',
-      '2024-01-01',
-      '--agent',
-      'G',
-    ]);
+    const both = await classifyAsOf(input, '--at-column', 'time', '--as-of', '2024-01-01');
     expect(both.code).toBe(2);
-    const dirToo = await runCli([
-      'classify',
-      input,
-      '--as-of',
-      '2024-01-01',
-      '--robots-dir',
-      dir,
-      '--agent',
-      'G',
-    ]);
+    const dirToo = await classifyAsOf(input, '--as-of', '2024-01-01', '--robots-dir', dir);
     expect(dirToo.code).toBe(2);
-    const badTime = await runCli([
-      'classify',
-      input,
-      '--as-of',
-      'last tuesday',
-      '--agent',
-      'G',
-      '--cache',
-      cachePath,
-    ]);
+    const badTime = await classifyAsOf(input, '--as-of', 'last tuesday');
     expect(badTime.code).toBe(2);
     expect(badTime.stderr).toMatch(/Invalid option `asOf`/);
+    const none = path.join(dir, 'none.sqlite');
     const noCache = await runCli([
       'classify',
       input,
@@ -262,7 +191,7 @@ describe('classify as of a time (--at-column, --as-of)', () => {
       '--agent',
       'G',
       '--cache',
-      path.join(dir, 'none.sqlite'),
+      none,
     ]);
     expect(noCache.code).toBe(3);
   });
@@ -271,22 +200,17 @@ describe('classify as of a time (--at-column, --as-of)', () => {
     const rows = Array.from({ length: 400 }, (_, i) => LOG[1 + (i % (LOG.length - 1))]);
     const input = write('sharded.csv', `time,host,url\n${rows.join('\n')}\n`);
     const run = (extra: string[], summary: string) =>
-      runCli([
-        'classify',
+      classifyAsOf(
         input,
         '--at-column',
         'time',
-        '--agent',
-        'Googlebot',
-        '--cache',
-        cachePath,
         '--summary',
         path.join(dir, summary),
         '-o',
         path.join(dir, `${summary}.csv`),
         '--quiet',
         ...extra,
-      ]);
+      );
     const results = await Promise.all([
       run([], 'single.json'),
       run(['--shard', '1/2'], 'shard-1.json'),
