@@ -6,7 +6,7 @@ import { shardFromEnvironment } from '../pipeline/shard-option.js';
 import { formatSummary } from '../pipeline/summary.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
-import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions } from './fetch-command.js';
+import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions, SHARD_OPTIONS } from './fetch-command.js';
 import { numberOption } from './numeric-option.js';
 
 interface ClassifyArgs {
@@ -101,12 +101,7 @@ const CLASSIFY_OPTIONS: Record<string, YargsOption> = {
   summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
   progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
   quiet: { type: 'boolean', describe: 'No progress line and no summary on stderr' },
-  shard: {
-    type: 'string',
-    describe:
-      'Keep only the rows whose host is in shard K of N (K/N, 1-based); else from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX',
-  },
-  shards: numberOption('Shard count when the shard index comes from the environment'),
+  ...SHARD_OPTIONS,
   'row-number': {
     type: 'boolean',
     describe: 'Start each row with row_number, its record number in the whole input (for merge)',

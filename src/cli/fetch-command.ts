@@ -5,6 +5,7 @@ import { openInput } from '../pipeline/input-source.js';
 import type { LivePolicyProvider } from '../pipeline/live-policy-provider.js';
 import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output-sink.js';
+import { shardFromEnvironment } from '../pipeline/shard-option.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
 import { numberOption } from './numeric-option.js';
@@ -92,6 +93,7 @@ function summaryText(s: WarmSummary): string {
   ];
   if (Object.keys(s.stats.byErrorCode).length > 0) lines.push(`  errors       ${codes(s.stats.byErrorCode)}`);
   if (s.badRows > 0) lines.push(`  bad rows     ${fmt(s.badRows)} (${codes(s.badRowCodes)})`);
+  if (s.otherShard > 0) lines.push(`  other shards ${fmt(s.otherShard)} rows skipped (their hosts are other shards')`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -101,6 +103,7 @@ async function writeSummaryFile(path: string, s: WarmSummary): Promise<void> {
     rows: s.rows,
     badRows: s.badRows,
     badRowCodes: s.badRowCodes,
+    otherShardRows: s.otherShard,
     origins: s.origins,
     fetched: s.stats.fetched,
     retries: s.stats.retries,
@@ -114,6 +117,8 @@ async function writeSummaryFile(path: string, s: WarmSummary): Promise<void> {
 
 interface FetchArgs {
   input: string;
+  shard?: string;
+  shards?: string;
   progress?: boolean;
   quiet?: boolean;
   summary?: string;
@@ -129,6 +134,7 @@ async function run(argv: FetchArgs): Promise<number> {
       progress: argv.progress,
       quiet: argv.quiet,
       summary: argv.summary,
+      shard: shardFromEnvironment(argv.shard, argv.shards, process.env),
     });
     // The same reader as classify: a file or stdin, gzip and UTF-16 recognised by their first bytes.
     const input = Readable.from((await openInput(inputPath(argv.input))).chunks);
@@ -170,7 +176,18 @@ async function run(argv: FetchArgs): Promise<number> {
   }
 }
 
+/** `--shard K/N` and `--shards N`, for classify and fetch alike. */
+export const SHARD_OPTIONS: Record<string, YargsOption> = {
+  shard: {
+    type: 'string',
+    describe:
+      'Keep only the rows whose host is in shard K of N (K/N, 1-based); else from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX',
+  },
+  shards: numberOption('Shard count when the shard index comes from the environment'),
+};
+
 const FETCH_OPTIONS: Record<string, YargsOption> = {
+  ...SHARD_OPTIONS,
   progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
   quiet: { type: 'boolean', describe: 'No progress line and no summary' },
   summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },
@@ -190,6 +207,7 @@ export const fetchCommand: CommandModule<object, FetchArgs> = {
         ['$0 fetch crawl.csv --concurrency 64 --timeout 5', ''],
         ['zcat crawl.csv.gz | $0 fetch - --summary fetch.json', ''],
         ['$0 fetch crawl.csv --cache shared.sqlite --max-age 3600', ''],
+        ['$0 fetch crawl.csv --shard 2/4 --cache cache-2.sqlite', ''],
       ]) as unknown as Argv<FetchArgs>,
   handler: async (argv) => {
     process.exitCode = await run(argv);

@@ -299,4 +299,50 @@ describe('classify --shard with live fetching', () => {
     }
     expect([...seen.values()]).toEqual(hosts.map(() => 1));
   }, 60_000);
+
+  it('fetch --shard K/N warms only the origins of its hosts, which classify --shard K/N then judges offline', async () => {
+    const lines = ['url'];
+    for (let i = 0; i < 240; i++) lines.push(`${srv.origin(hosts[i % hosts.length]!)}/q${i}`);
+    const input = `${lines.join('\n')}\n`;
+    const n = 3;
+    const net = ['--resolve', '*=127.0.0.1', '--allow-private', '--retries', '0'];
+    for (let k = 1; k <= n; k++) {
+      srv.resetCounts();
+      const cache = path.join(dir, `warm-${k}.sqlite`);
+      const summary = path.join(dir, `warm-${k}.json`);
+      const fetched = await runCli(
+        ['fetch', '-', '--cache', cache, ...net, '--shard', `${k}/${n}`, '--quiet', '--summary', summary],
+        { input, env: NO_ENV },
+      );
+      expect(fetched.stderr).toBe('');
+      expect(fetched.code).toBe(0);
+      const mine = hosts.filter((h) => shardOf(h, n) === k);
+      for (const h of hosts) expect(srv.hits(h), `${h} in shard ${k}`).toBe(mine.includes(h) ? 1 : 0);
+      const s = JSON.parse(readFileSync(summary, 'utf8'));
+      expect(s.origins).toBe(mine.length);
+      expect(s.otherShardRows).toBe(
+        lines.slice(1).filter((u) => shardOf(new URL(u).hostname, n) !== k).length,
+      );
+      // Offline from the shard's own cache: every row of the shard has its policy (none not_cached).
+      const judged = await runCli(
+        [
+          'classify',
+          '-',
+          '--offline',
+          '--cache',
+          cache,
+          '--agent',
+          'Googlebot',
+          '--shard',
+          `${k}/${n}`,
+          '--quiet',
+        ],
+        { input, env: NO_ENV },
+      );
+      expect(judged.code).toBe(0);
+      const rows = parse(judged.stdout, { columns: true }) as Record<string, string>[];
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.filter((r) => r.verdict === 'not_cached')).toEqual([]);
+    }
+  }, 60_000);
 });

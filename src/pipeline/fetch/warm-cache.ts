@@ -3,6 +3,7 @@ import { parse } from 'csv-parse';
 import { RobotsAuditError } from '../../core/errors.js';
 import type { RowCode } from '../../workers/row-error-codes.js';
 import { resolveRowUrl } from '../../workers/row-url.js';
+import { shardOf } from '../../workers/shard.js';
 import { MAX_PENDING_BYTES } from '../batcher.js';
 import { bomLength, excelSeparator, findColumn, shownColumn } from '../header.js';
 import type { LivePolicyProvider, ProviderStats } from '../live-policy-provider.js';
@@ -17,6 +18,8 @@ import type { Origin } from '../policy.js';
 export interface WarmProgress {
   rows: number;
   badRows: number;
+  /** `--shard K/N`: rows skipped because their host is another shard's. */
+  otherShard: number;
   /** Distinct origins seen so far, and how many have their policy. */
   origins: number;
   done: number;
@@ -100,7 +103,8 @@ function lineTooLong(): RobotsAuditError {
 
 export async function warmCache(
   input: Readable,
-  options: Pick<Options, 'delimiter' | 'urlColumn' | 'hostColumn' | 'scheme' | 'concurrency'>,
+  options: Pick<Options, 'delimiter' | 'urlColumn' | 'hostColumn' | 'scheme' | 'concurrency'> &
+    Partial<Pick<Options, 'shard'>>,
   provider: LivePolicyProvider,
   hooks: { onProgress?(p: WarmProgress): void; signal?: AbortSignal } = {},
 ): Promise<WarmSummary> {
@@ -123,7 +127,15 @@ export async function warmCache(
     badRowCodes[code] = (badRowCodes[code] ?? 0) + 1;
   };
   parser.on('skip', () => bad('bad_csv'));
-  const progress: WarmProgress = { rows: 0, badRows: 0, origins: 0, done: 0, stats: provider.stats() };
+  const progress: WarmProgress = {
+    rows: 0,
+    badRows: 0,
+    otherShard: 0,
+    origins: 0,
+    done: 0,
+    stats: provider.stats(),
+  };
+  const shard = options.shard;
   const seen = new Set<string>();
   const window = Math.max(64, options.concurrency * 2);
   let pending = 0;
@@ -155,6 +167,11 @@ export async function warmCache(
       const r = resolveRowUrl(record[urlIndex] ?? '', host, options.scheme);
       if (!r.ok) {
         bad(r.code);
+        continue;
+      }
+      // A shard warms the origins classify --shard K/N would judge: those of its hosts.
+      if (shard !== undefined && shardOf(r.origin.host, shard.count) !== shard.index) {
+        progress.otherShard++;
         continue;
       }
       if (seen.has(r.key)) continue;
