@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { normalizeAgent } from '../core/agent.js';
 import { RobotsAuditError } from '../core/errors.js';
 import { parseTime, TIME_FORMATS, type TimeFormat } from '../workers/row-time.js';
 import type { Shard } from '../workers/shard.js';
@@ -191,10 +192,10 @@ function textList(name: string, value: unknown): string[] {
   return list.map((v) => text(name, v));
 }
 
-/** `/version` suffixes are dropped (`MyBot/2.1` is `MyBot`); the token must then be non-empty. */
+/** `/version` suffixes are dropped (`MyBot/2.1` is `MyBot`), as core compares tokens; the token must then be non-empty. */
 function agentList(value: unknown): string[] {
   return textList('agents', value).map((a) => {
-    const token = a.split('/')[0]!.trim();
+    const token = normalizeAgent(a);
     if (token === '') throw invalid('agents', 'a non-empty product token', a);
     return token;
   });
