@@ -93,7 +93,8 @@ function summaryText(s: WarmSummary): string {
   ];
   if (Object.keys(s.stats.byErrorCode).length > 0) lines.push(`  errors       ${codes(s.stats.byErrorCode)}`);
   if (s.badRows > 0) lines.push(`  bad rows     ${fmt(s.badRows)} (${codes(s.badRowCodes)})`);
-  if (s.otherShard > 0) lines.push(`  other shards ${fmt(s.otherShard)} rows skipped (their hosts are other shards')`);
+  if (s.otherShard > 0)
+    lines.push(`  other shards ${fmt(s.otherShard)} rows skipped (their hosts are other shards')`);
   return `${lines.join('\n')}\n`;
 }
 
