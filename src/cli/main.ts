@@ -6,15 +6,24 @@ import { cacheCommand } from './cache-command.js';
 import { checkCommand } from './check-command.js';
 import { classifyCommand } from './classify-command.js';
 import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
+import { diffCommand } from './diff-command.js';
 import { EXIT, quietOnClosedStdout, reportFatal } from './exit.js';
 import { fetchCommand } from './fetch-command.js';
 import { importCommand } from './import-command.js';
 import { mergeCommand } from './merge-command.js';
+import { reportCommand } from './report-command.js';
 
 const commandCheck = unknownCommandCheck(
-  [classifyCommand, checkCommand, fetchCommand, cacheCommand, mergeCommand, importCommand].map(
-    (c) => String(c.command).split(' ')[0]!,
-  ),
+  [
+    classifyCommand,
+    checkCommand,
+    fetchCommand,
+    cacheCommand,
+    mergeCommand,
+    importCommand,
+    reportCommand,
+    diffCommand,
+  ].map((c) => String(c.command).split(' ')[0]!),
 );
 const topOptionCheck = unknownOptionCheck([]);
 
@@ -31,11 +40,13 @@ try {
     .command(cacheCommand)
     .command(importCommand)
     .command(mergeCommand)
+    .command(reportCommand)
+    .command(diffCommand)
     .middleware((argv) => {
       commandCheck(argv);
       if (argv._.length === 0) topOptionCheck(argv);
     }, true)
-    .demandCommand(1, 'Give a command: classify, check, fetch, cache or merge')
+    .demandCommand(1, 'Give a command: classify, check, fetch, cache, import, merge, report or diff')
     .strict()
     .help()
     .version()
