@@ -1,0 +1,97 @@
+import type { ReportModel } from '../report-model.js';
+import { type Html, html } from './html-escape.js';
+import { formatCount, formatShare } from './report-format.js';
+import { emptyNote, type Section, tableWrap } from './section.js';
+import { sortableTable, type TableCell } from './sortable-table.js';
+import { stackedBarChart } from './svg-bar-chart.js';
+import { verdictSeries } from './verdict-tones.js';
+
+/** Agents drawn in the verdict chart; the table below it lists every agent. */
+const CHART_AGENTS = 40;
+
+function figure(value: string, label: string): Html {
+  return html`<li><span class="figure">${value}</span><span class="label">${label}</span></li>`;
+}
+
+function agentRows(model: ReportModel, agent: string): number {
+  let n = 0;
+  for (const v of Object.values(model.headline.verdicts[agent] ?? {})) n += v;
+  return n;
+}
+
+/** Rows, sites and agents at a glance, and each agent's verdict shares as a stacked bar chart and a table. */
+export function headlineSection(model: ReportModel): Section {
+  const h = model.headline;
+  const agents = h.agents.filter((a) => h.verdicts[a] !== undefined);
+  const totalViolations = agents.reduce((n, a) => n + (h.violations[a] ?? 0), 0);
+  const figures = html`<ul class="figures">${[
+    figure(formatCount(h.rows), 'rows'),
+    figure(`${h.sitesExact ? '' : '≤ '}${formatCount(h.sites)}`, h.sitesExact ? 'sites' : 'sites (at most)'),
+    figure(formatCount(agents.length), agents.length === 1 ? 'agent' : 'agents'),
+    figure(formatCount(totalViolations), 'violations'),
+    h.notACrawler > 0 ? figure(formatCount(h.notACrawler), 'rows not from a crawler') : null,
+    h.badRows > 0 ? figure(formatCount(h.badRows), 'unreadable rows') : null,
+  ]}</ul>`;
+  const notes: Html[] = [];
+  if (!h.agentsExact) {
+    notes.push(
+      html`<p class="note">More agents than the report keeps: ${formatCount(h.agentsOverflow)} rows of other agents are not in the table.</p>`,
+    );
+  }
+  if (h.badRows > 0) {
+    const reasons = Object.entries(h.badRowsByReason)
+      .map(([r, n]) => `${r} ${formatCount(n)}`)
+      .join(', ');
+    notes.push(html`<p class="note">Unreadable rows by reason: ${reasons}.</p>`);
+  }
+  if (agents.length === 0) {
+    return {
+      id: 'headline',
+      title: 'Headline',
+      body: [figures, ...notes, emptyNote('No row was judged for any agent.')],
+    };
+  }
+  const verdictKeys = new Set<string>();
+  for (const a of agents) for (const v of Object.keys(h.verdicts[a]!)) verdictKeys.add(v);
+  const series = verdictSeries(verdictKeys);
+  const byRows = [...agents].sort((a, b) => agentRows(model, b) - agentRows(model, a) || (a < b ? -1 : 1));
+  const chartAgents = byRows.slice(0, CHART_AGENTS);
+  const chart = stackedBarChart({
+    id: 'chart-verdicts',
+    title: 'Verdict shares per agent',
+    series,
+    bars: chartAgents.map((a) => ({ label: a, values: h.verdicts[a]! })),
+    scale: 'share',
+  });
+  const chartNote =
+    chartAgents.length < byRows.length
+      ? html`<p class="note">The chart shows the ${CHART_AGENTS} agents with the most rows; the table lists all ${formatCount(byRows.length)}.</p>`
+      : null;
+  const rows = byRows.map((a) => {
+    const total = agentRows(model, a);
+    const cells: (TableCell | string | number)[] = [a, total];
+    for (const s of series) {
+      const v = h.verdicts[a]![s.key] ?? 0;
+      cells.push({ content: `${formatCount(v)} (${formatShare(v, total)})`, sort: v });
+    }
+    cells.push(h.violations[a] ?? 0, h.grace[a] ?? 0);
+    return cells;
+  });
+  const table = sortableTable({
+    caption: 'Rows by verdict, per agent',
+    columns: [
+      { label: 'agent' },
+      { label: 'rows', numeric: true },
+      ...series.map((s) => ({ label: s.label, numeric: true })),
+      { label: 'violations', numeric: true },
+      { label: 'grace', numeric: true },
+    ],
+    rows,
+    sortedBy: { column: 1, direction: 'descending' },
+  });
+  return {
+    id: 'headline',
+    title: 'Headline',
+    body: [figures, ...notes, chart, chartNote, tableWrap(table)],
+  };
+}

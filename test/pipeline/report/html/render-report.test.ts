@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { REPORT_CSP, renderReportHtml } from '../../../../src/pipeline/report/html/render-report.js';
+import { fixtureModel, HOSTILE } from './fixture-model.js';
+
+function count(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
+/** The part of the page between a section's opening tag and the next section's. */
+function section(page: string, id: string): string {
+  const start = page.indexOf(`<section id="${id}"`);
+  expect(start).toBeGreaterThan(0);
+  const end = page.indexOf('<section ', start + 1);
+  return page.slice(start, end < 0 ? undefined : end);
+}
+
+describe('renderReportHtml', () => {
+  it('escapes text from the wild: one script element (its own), no raw markup, no control characters', () => {
+    const page = renderReportHtml(fixtureModel());
+    expect(count(page, '<script')).toBe(1);
+    expect(page).not.toContain('alert("x")');
+    expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;\uFFFD\uFFFD');
+    expect(page).not.toMatch(/[\u0001\uD800-\uDFFF]/);
+    expect(HOSTILE).toContain('\u0001');
+  });
+
+  it('loads nothing: the CSP forbids network loads, and no src or external href is written', () => {
+    const page = renderReportHtml(fixtureModel());
+    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">`);
+    expect(REPORT_CSP).toContain("default-src 'none'");
+    expect(page).not.toMatch(/\ssrc=/);
+    const hrefs = [...page.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
+    expect(hrefs.length).toBeGreaterThan(3);
+    for (const h of hrefs) expect(h === 'data:,' || h.startsWith('#')).toBe(true);
+  });
+
+  it('draws one bar per agent and one column per day, and the headline figures from the model', () => {
+    const model = fixtureModel();
+    const page = renderReportHtml(model);
+    const headline = section(page, 'headline');
+    expect(count(headline, '<g class="bar">')).toBe(model.headline.agents.length);
+    expect(headline).toContain('<span class="figure">1,000</span><span class="label">rows</span>');
+    expect(headline).toContain('<span class="figure">7</span><span class="label">sites</span>');
+    // 50 + 185 + 17, summed by hand from the fixture.
+    expect(headline).toContain('<span class="figure">252</span><span class="label">violations</span>');
+    const overTime = section(page, 'over-time');
+    expect(count(overTime, '<g class="bar">')).toBe(Object.keys(model.overTime!.rows).length);
+  });
+
+  it('says whether each top list is exact', () => {
+    const page = renderReportHtml(fixtureModel());
+    const violations = section(page, 'violations');
+    expect(violations).toContain('Top 3 of 3 sites; counts are exact.');
+    expect(violations).toContain(
+      'Top 3 of at least 8 rules; counts are at least those shown (each may be low by up to 3)',
+    );
+  });
+
+  it('shows no more entries than the list says to show', () => {
+    const model = fixtureModel();
+    model.violations.bySite.show = 1;
+    const violations = section(renderReportHtml(model), 'violations');
+    expect(violations).toContain('https://news.example/a');
+    expect(violations).toContain('Top 1 of 3 sites');
+    expect(count(violations, 'https://down.example</a>')).toBe(1);
+  });
+
+  it('links a violation’s site to its row among the sites not parsed', () => {
+    const page = renderReportHtml(fixtureModel());
+    expect(page).toContain('<tr id="site-1"><td>https://down.example</td>');
+    expect(section(page, 'violations')).toContain('<a href="#site-1">https://down.example</a>');
+  });
+
+  it('says in one line why a section is empty', () => {
+    const model = fixtureModel();
+    model.overTime = null;
+    model.violations.total = 0;
+    const page = renderReportHtml(model);
+    expect(section(page, 'over-time')).toContain('No time column: violations per day need --at-column COL.');
+    expect(section(page, 'changes')).toContain('No cache given: changes need robots.txt history (--cache).');
+    expect(section(page, 'access')).toContain(
+      'crawler access needs the robots.txt files (--cache or --robots-dir)',
+    );
+    expect(section(page, 'violations')).toContain('No row was disallowed for its agent.');
+  });
+
+  it('stays small for a large model (every top list full)', () => {
+    const model = fixtureModel();
+    const long = (i: number) => `https://site-${i}.example/${'p'.repeat(200)}?q=${i}`;
+    const big = <T>(n: number, make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
+    for (const list of [model.violations.bySite, model.violations.byRule, model.violations.byAgent])
+      list.show = 100;
+    model.violations.bySite.entries = big(1000, (i) => ({
+      site: `https://site-${i}.example`,
+      count: 1000 - i,
+      examples: [long(i), long(i + 1), long(i + 2)],
+    }));
+    model.violations.byRule.entries = big(1000, (i) => ({
+      site: `https://site-${i}.example`,
+      line: i,
+      rule: `Disallow: /${'x'.repeat(100)}`,
+      agents: ['A', 'B', 'C', 'D', 'E'],
+      count: 1000 - i,
+      examples: [long(i), long(i + 1), long(i + 2)],
+    }));
+    model.overTime!.rows = Object.fromEntries(
+      big(366, (i) => [new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), i]),
+    );
+    const page = renderReportHtml(model);
+    expect(count(section(page, 'violations'), 'site-999.example')).toBe(0);
+    expect(Buffer.byteLength(page)).toBeLessThan(2 * 1024 * 1024);
+  });
+});
