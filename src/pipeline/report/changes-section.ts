@@ -1,0 +1,455 @@
+import type Database from 'better-sqlite3';
+import { ownString } from '../../core/bytes.js';
+import { diffGroups, type GroupChange } from '../../core/group-diff.js';
+import { parseRobotsTxt, type RobotsTxt } from '../../core/index.js';
+import { openCacheReadOnly } from './policy-cache-lookup.js';
+
+/**
+ * The changes section: sites of the data whose robots.txt got a new version first seen in the window
+ * [since, until] after an earlier one, what changed (outcome, rules per group), and verdict flips: rows
+ * whose verdict under the version in force before the window differs from their verdict in the data.
+ */
+
+export type StoredOutcome = 'parsed' | 'unavailable' | 'unreachable';
+
+export interface VersionInfo {
+  outcome: StoredOutcome;
+  status: number | null;
+  errorCode: string | null;
+  sha256: string | null;
+  /** ISO time the version was first seen. */
+  validFrom: string;
+}
+
+export interface SiteChange {
+  site: string;
+  /** Rows of the site in the data. */
+  rows: number;
+  /** The version in force at `since`. */
+  before: VersionInfo;
+  /** The latest version first seen by `until`. */
+  after: VersionInfo;
+  /** Versions first seen in the window (more than 1: intermediate versions are not diffed). */
+  versionsInWindow: number;
+  /** Groups whose rules differ (both versions parsed), in the new file's order; at most `maxGroups`. */
+  groups: GroupChange[];
+  /** Exact number of changed groups. */
+  groupCount: number;
+}
+
+export interface FlipCounts {
+  /** Allowed under the previous version, disallowed in the data. */
+  allowedToDisallowed: number;
+  disallowedToAllowed: number;
+}
+
+export interface FlipRule {
+  /** `new`: the data's deciding rule (the row is now disallowed); `old`: the previous version's. */
+  version: 'new' | 'old';
+  line: number;
+  rule: string;
+}
+
+export interface FlipEntry extends FlipCounts {
+  site: string;
+  agent: string;
+  /** Up to 3 URLs that flipped, the smallest in byte order (so merged reports equal the whole). */
+  examples: string[];
+  /** The rule of the smallest example URL; null when no rule decided (an unreachable or missing file). */
+  rule: FlipRule | null;
+}
+
+export interface ChangesSection {
+  since: string;
+  until: string;
+  /** Sites of the data with a version first seen in the window after an earlier one (exact when `sitesExact`). */
+  changedSites: number;
+  /** Sites of the data whose first version ever was seen in the window: nothing to compare with. */
+  newSites: number;
+  /** Changed sites by `before→after` outcome (`parsed→parsed`: the body or status changed). */
+  outcomeChanges: Record<string, number>;
+  /** The changed sites with most rows, most first (ties by site); `sitesLimit` at most. */
+  sites: SiteChange[];
+  sitesLimit: number;
+  /** False when the window holds more changed sites than were loaded: the others count as unchanged. */
+  sitesExact: boolean;
+  /** Rows of changed sites judged under the previous version and compared. */
+  rowsCompared: number;
+  /**
+   * Rows of changed sites not compared: no allow/disallow verdict (not_cached, no_history, invalid), or
+   * evidence (`robots_sha256`) showing they were judged under another version than the current one.
+   */
+  rowsSkipped: number;
+  /** By agent. */
+  flips: Record<string, FlipCounts>;
+  /** Per site and agent, most flips first (ties by site, agent); `flipsLimit` at most. */
+  topFlips: FlipEntry[];
+  flipsLimit: number;
+  /** False when (site, agent) pairs were dropped from the bounded table (their flips still count above). */
+  flipsExact: boolean;
+  /**
+   * Rows were judged as of a time (`--at-column`): a row may have been judged under an older version than
+   * the current one, which only evidence columns can tell (rows with `robots_sha256` are checked).
+   */
+  asOf: boolean;
+}
+
+export interface ChangesOptions {
+  /** Changed sites loaded from the cache. */
+  maxChangedSites?: number;
+  sitesLimit?: number;
+  flipsLimit?: number;
+  /** Groups listed per site, and rules per group. */
+  maxGroups?: number;
+  maxRules?: number;
+  /** Previous versions kept parsed at once. */
+  maxParsed?: number;
+  asOf?: boolean;
+}
+
+/** Evidence a row may carry (classify `--evidence`). */
+export interface RowEvidence {
+  /** `robots_sha256`: the body the row was judged under ('' when none). */
+  sha256?: string;
+}
+
+interface VersionRow {
+  origin: string;
+  outcome: StoredOutcome;
+  status: number | null;
+  error_code: string | null;
+  sha256: string | null;
+  valid_from: number;
+}
+
+interface ChangedSite {
+  site: string;
+  before: VersionRow | null;
+  after: VersionRow;
+  versionsInWindow: number;
+  rows: number;
+}
+
+interface FlipState extends FlipCounts {
+  site: string;
+  agent: string;
+  total: number;
+  examples: string[];
+  rule: FlipRule | null;
+}
+
+const ALLOWED = new Set(['allowed_explicit', 'allowed_implicit', 'allowed_unavailable']);
+const DISALLOWED = new Set(['disallowed_explicit', 'disallowed_unreachable']);
+
+function info(v: VersionRow): VersionInfo {
+  return {
+    outcome: v.outcome,
+    status: v.status,
+    errorCode: v.error_code,
+    sha256: v.sha256,
+    validFrom: new Date(v.valid_from).toISOString(),
+  };
+}
+
+/** Keeps the 3 smallest URLs in byte order (UTF-16 order equals it for the BMP; URLs are ASCII mostly). */
+export function addExample(examples: string[], url: string, max = 3): void {
+  if (examples.includes(url)) return;
+  if (examples.length >= max && url >= examples[examples.length - 1]!) return;
+  examples.push(ownString(url));
+  examples.sort();
+  if (examples.length > max) examples.length = max;
+}
+
+export class ChangesTally {
+  private readonly changed = new Map<string, ChangedSite>();
+  private readonly parsed = new Map<string, RobotsTxt>();
+  private readonly flips = new Map<string, FlipState>();
+  private readonly flipsByAgent = new Map<string, FlipCounts>();
+  private readonly opts: Required<ChangesOptions>;
+  private sitesExact = true;
+  private flipsExact = true;
+  private rowsCompared = 0;
+  private rowsSkipped = 0;
+  private readonly bodyStmt: Database.Statement;
+
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly since: number,
+    private readonly until: number,
+    opts: ChangesOptions,
+  ) {
+    this.opts = {
+      maxChangedSites: opts.maxChangedSites ?? 100_000,
+      sitesLimit: opts.sitesLimit ?? 50,
+      flipsLimit: opts.flipsLimit ?? 50,
+      maxGroups: opts.maxGroups ?? 20,
+      maxRules: opts.maxRules ?? 20,
+      maxParsed: opts.maxParsed ?? 256,
+      asOf: opts.asOf ?? false,
+    };
+    this.bodyStmt = db.prepare('SELECT body FROM bodies WHERE sha256 = ?');
+    this.load();
+  }
+
+  /** Opens the cache read-only and loads the sites with a version first seen in [since, until]. */
+  static open(cachePath: string, since: Date, until: Date, opts: ChangesOptions = {}): ChangesTally {
+    const db = openCacheReadOnly(cachePath);
+    try {
+      return new ChangesTally(db, since.getTime(), until.getTime(), opts);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  private load(): void {
+    // Every version up to `until` of each origin with one first seen in the window, oldest first.
+    const rows = this.db
+      .prepare(
+        `SELECT origin, outcome, status, error_code, sha256, valid_from FROM versions
+         WHERE valid_from <= @until AND origin IN
+           (SELECT DISTINCT origin FROM versions WHERE valid_from >= @since AND valid_from <= @until)
+         ORDER BY origin, valid_from, id`,
+      )
+      .iterate({ since: this.since, until: this.until }) as IterableIterator<VersionRow>;
+    let cur: ChangedSite | undefined;
+    for (const v of rows) {
+      if (cur === undefined || cur.site !== v.origin) {
+        if (this.changed.size >= this.opts.maxChangedSites) {
+          this.sitesExact = false;
+          break;
+        }
+        cur = { site: v.origin, before: null, after: v, versionsInWindow: 0, rows: 0 };
+        this.changed.set(v.origin, cur);
+      }
+      if (v.valid_from < this.since) cur.before = v;
+      else cur.versionsInWindow++;
+      cur.after = v;
+    }
+  }
+
+  /** Whether rows of `site` are wanted by observeRow (its robots.txt changed in the window); counts the row. */
+  wants(site: string): boolean {
+    const c = this.changed.get(site);
+    if (c === undefined) return false;
+    c.rows++;
+    return c.before !== null;
+  }
+
+  /**
+   * One row of a changed site, as the data judged it for `agent`: compared with its verdict under the
+   * version in force before the window. `ruleLine`/`rule`: the data's deciding rule (0 / '' when none).
+   */
+  observeRow(
+    site: string,
+    url: string,
+    agent: string,
+    verdict: string,
+    ruleLine: number,
+    rule = '',
+    evidence: RowEvidence = {},
+  ): void {
+    const c = this.changed.get(site);
+    if (c === undefined || c.before === null) return;
+    const nowAllowed = ALLOWED.has(verdict) ? true : DISALLOWED.has(verdict) ? false : undefined;
+    const sha = evidence.sha256;
+    if (nowAllowed === undefined || agent === '' || (sha !== undefined && sha !== (c.after.sha256 ?? ''))) {
+      this.rowsSkipped++;
+      return;
+    }
+    this.rowsCompared++;
+    const before = c.before;
+    let wasAllowed: boolean;
+    let oldRule: FlipRule | null = null;
+    if (before.outcome === 'parsed') {
+      const d = this.previous(c).check(url, agent);
+      wasAllowed = d.allowed;
+      if (d.line > 0) oldRule = { version: 'old', line: d.line, rule: d.rule };
+    } else wasAllowed = before.outcome === 'unavailable';
+    if (wasAllowed === nowAllowed) return;
+    const newRule: FlipRule | null = ruleLine > 0 ? { version: 'new', line: ruleLine, rule } : null;
+    this.flip(site, agent, url, nowAllowed ? oldRule : newRule, !nowAllowed);
+  }
+
+  /** The previous version parsed, kept in a bounded most-recently-used map. */
+  private previous(c: ChangedSite): RobotsTxt {
+    let robots = this.parsed.get(c.site);
+    if (robots !== undefined) {
+      this.parsed.delete(c.site);
+      this.parsed.set(c.site, robots);
+      return robots;
+    }
+    robots = parseRobotsTxt(this.body(c.before!.sha256));
+    if (this.parsed.size >= this.opts.maxParsed) this.parsed.delete(this.parsed.keys().next().value!);
+    this.parsed.set(c.site, robots);
+    return robots;
+  }
+
+  private body(sha256: string | null): Uint8Array {
+    if (sha256 === null) return new Uint8Array(0);
+    const row = this.bodyStmt.get(sha256) as { body: Buffer } | undefined;
+    return row?.body ?? new Uint8Array(0);
+  }
+
+  private flip(site: string, agent: string, url: string, rule: FlipRule | null, toDisallowed: boolean): void {
+    let byAgent = this.flipsByAgent.get(agent);
+    if (byAgent === undefined) {
+      byAgent = { allowedToDisallowed: 0, disallowedToAllowed: 0 };
+      this.flipsByAgent.set(ownString(agent), byAgent);
+    }
+    const key = `${site}\n${agent}`;
+    let f = this.flips.get(key);
+    if (f === undefined) {
+      f = {
+        site: ownString(site),
+        agent: ownString(agent),
+        allowedToDisallowed: 0,
+        disallowedToAllowed: 0,
+        total: 0,
+        examples: [],
+        rule: null,
+      };
+      this.flips.set(key, f);
+      if (this.flips.size > 2 * Math.max(this.opts.flipsLimit, 1000)) this.pruneFlips();
+    }
+    if (toDisallowed) {
+      byAgent.allowedToDisallowed++;
+      f.allowedToDisallowed++;
+    } else {
+      byAgent.disallowedToAllowed++;
+      f.disallowedToAllowed++;
+    }
+    f.total++;
+    const smallest = f.examples[0];
+    addExample(f.examples, url);
+    if (f.examples[0] !== smallest || f.total === 1) f.rule = rule;
+  }
+
+  private pruneFlips(): void {
+    this.flipsExact = false;
+    const keep = Math.max(this.opts.flipsLimit, 1000);
+    const sorted = [...this.flips.entries()].sort((a, b) => b[1].total - a[1].total);
+    for (let i = keep; i < sorted.length; i++) this.flips.delete(sorted[i]![0]);
+  }
+
+  finish(): ChangesSection {
+    let changedSites = 0;
+    let newSites = 0;
+    const outcomeChanges: Record<string, number> = {};
+    const seen: ChangedSite[] = [];
+    for (const c of this.changed.values()) {
+      if (c.rows === 0) continue;
+      if (c.before === null) {
+        newSites++;
+        continue;
+      }
+      changedSites++;
+      const key = `${c.before.outcome}→${c.after.outcome}`;
+      outcomeChanges[key] = (outcomeChanges[key] ?? 0) + 1;
+      seen.push(c);
+    }
+    seen.sort((a, b) => b.rows - a.rows || (a.site < b.site ? -1 : 1));
+    const sites = seen.slice(0, this.opts.sitesLimit).map((c) => this.siteChange(c));
+    const flips: Record<string, FlipCounts> = {};
+    for (const agent of [...this.flipsByAgent.keys()].sort())
+      flips[agent] = { ...this.flipsByAgent.get(agent)! };
+    const topFlips = [...this.flips.values()]
+      .sort(compareFlips)
+      .slice(0, this.opts.flipsLimit)
+      .map(({ total: _total, ...f }) => ({ ...f, examples: [...f.examples] }));
+    return {
+      since: new Date(this.since).toISOString(),
+      until: new Date(this.until).toISOString(),
+      changedSites,
+      newSites,
+      outcomeChanges,
+      sites,
+      sitesLimit: this.opts.sitesLimit,
+      sitesExact: this.sitesExact,
+      rowsCompared: this.rowsCompared,
+      rowsSkipped: this.rowsSkipped,
+      flips,
+      topFlips,
+      flipsLimit: this.opts.flipsLimit,
+      flipsExact: this.flipsExact,
+      asOf: this.opts.asOf,
+    };
+  }
+
+  private siteChange(c: ChangedSite): SiteChange {
+    const before = c.before!;
+    let groups: GroupChange[] = [];
+    if (before.outcome === 'parsed' && c.after.outcome === 'parsed' && before.sha256 !== c.after.sha256) {
+      groups = diffGroups(this.body(before.sha256), this.body(c.after.sha256), this.opts.maxRules);
+    }
+    return {
+      site: c.site,
+      rows: c.rows,
+      before: info(before),
+      after: info(c.after),
+      versionsInWindow: c.versionsInWindow,
+      groups: groups.slice(0, this.opts.maxGroups),
+      groupCount: groups.length,
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function flipTotal(f: FlipCounts): number {
+  return f.allowedToDisallowed + f.disallowedToAllowed;
+}
+
+function compareFlips(a: FlipEntry, b: FlipEntry): number {
+  return (
+    flipTotal(b) - flipTotal(a) ||
+    (a.site < b.site ? -1 : a.site > b.site ? 1 : 0) ||
+    (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0)
+  );
+}
+
+function addCounts(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n;
+}
+
+/**
+ * The section of two runs over disjoint sites (host shards) as one: counts add, lists are cut again to
+ * the smaller limit (each site lives in one side, so the top of the union lies within the sides' tops).
+ */
+export function mergeChanges(a: ChangesSection, b: ChangesSection): ChangesSection {
+  const outcomeChanges: Record<string, number> = {};
+  addCounts(outcomeChanges, a.outcomeChanges);
+  addCounts(outcomeChanges, b.outcomeChanges);
+  const flips: Record<string, FlipCounts> = {};
+  for (const agent of [...new Set([...Object.keys(a.flips), ...Object.keys(b.flips)])].sort()) {
+    const x = a.flips[agent];
+    const y = b.flips[agent];
+    flips[agent] = {
+      allowedToDisallowed: (x?.allowedToDisallowed ?? 0) + (y?.allowedToDisallowed ?? 0),
+      disallowedToAllowed: (x?.disallowedToAllowed ?? 0) + (y?.disallowedToAllowed ?? 0),
+    };
+  }
+  const sitesLimit = Math.min(a.sitesLimit, b.sitesLimit);
+  const flipsLimit = Math.min(a.flipsLimit, b.flipsLimit);
+  return {
+    since: a.since < b.since ? a.since : b.since,
+    until: a.until > b.until ? a.until : b.until,
+    changedSites: a.changedSites + b.changedSites,
+    newSites: a.newSites + b.newSites,
+    outcomeChanges,
+    sites: [...a.sites, ...b.sites]
+      .sort((x, y) => y.rows - x.rows || (x.site < y.site ? -1 : x.site > y.site ? 1 : 0))
+      .slice(0, sitesLimit),
+    sitesLimit,
+    sitesExact: a.sitesExact && b.sitesExact,
+    rowsCompared: a.rowsCompared + b.rowsCompared,
+    rowsSkipped: a.rowsSkipped + b.rowsSkipped,
+    flips,
+    topFlips: [...a.topFlips, ...b.topFlips].sort(compareFlips).slice(0, flipsLimit),
+    flipsLimit,
+    flipsExact: a.flipsExact && b.flipsExact,
+    asOf: a.asOf || b.asOf,
+  };
+}
