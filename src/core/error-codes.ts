@@ -19,6 +19,8 @@ export const ERROR_CODES = Object.freeze({
     'a verdicts file given to `report` has no `verdict` or `verdict:<agent>` column (not a classify output)',
   ERR_REPORT_JSON:
     'a file given to `report --merge` is not a report JSON, or was written by a newer robots-audit',
+  ERR_ROWS_DIFFER:
+    '`diff` pairing by position: the two files do not hold the same input rows in the same order (use `--key`)',
   ERR_AMBIGUOUS_COLUMN: 'the header row names the url or host column more than once (exactly or loosely)',
   ERR_RECORD_TOO_LONG: 'one input line is longer than 64 MiB',
   ERR_OUTPUT:
