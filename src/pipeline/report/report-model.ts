@@ -30,7 +30,7 @@ export interface TopList<T> {
   exact: boolean;
   /** Largest count ever dropped (0 when exact). */
   dropBound: number;
-  /** Distinct keys seen, when exact; a lower bound otherwise. */
+  /** Distinct keys seen, when exact; otherwise an estimate (a key dropped and seen again counts twice). */
   distinct: number;
   entries: (T & TopEntryCounts)[];
 }
@@ -104,8 +104,12 @@ export interface ViolationsSection {
   total: number;
   bySite: TopList<{ site: string }>;
   byAgent: TopList<{ agent: string }>;
-  /** By deciding rule: site, robots.txt line and rule text. `agents`: up to 5 agents it stopped, sorted. */
-  byRule: TopList<{ site: string; line: number; rule: string; agents: string[] }>;
+  /**
+   * By deciding rule: site, robots.txt line and rule text; `agents`: up to 5 agents it stopped, sorted.
+   * Rows no rule decided (an unreachable robots.txt: line 0, rule '') name the `robots_status` in `status`
+   * (empty for rows a rule decided; absent in reports that predate it).
+   */
+  byRule: TopList<{ site: string; line: number; rule: string; status?: string; agents: string[] }>;
 }
 
 /** The robots.txt outcome of a site, as its rows show it. */
