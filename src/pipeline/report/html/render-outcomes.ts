@@ -1,7 +1,7 @@
 import type { ReportModel, SiteOutcome } from '../report-model.js';
 import { type Html, html } from './html-escape.js';
 import { formatShare } from './report-format.js';
-import { emptyNote, type Section, tableWrap } from './section.js';
+import { emptyNote, exampleList, type Section, tableWrap } from './section.js';
 import { sortableTable } from './sortable-table.js';
 import { stackedBarChart } from './svg-bar-chart.js';
 import { shown, topListNote } from './top-list-note.js';

@@ -37,12 +37,14 @@ export function violationsSection(
   };
   const byAgent = sortableTable({
     caption: 'By agent',
+    hiddenCaption: true,
     columns: [{ label: 'agent' }, { label: 'violations', numeric: true }, { label: 'example URLs' }],
     rows: shown(v.byAgent).map((e) => [e.agent, e.count, { content: exampleList(e.examples) }]),
     sortedBy: { column: 1, direction: 'descending' },
   });
   const bySite = sortableTable({
     caption: 'By site',
+    hiddenCaption: true,
     columns: [{ label: 'site' }, { label: 'violations', numeric: true }, { label: 'example URLs' }],
     rows: shown(v.bySite).map((e) => [
       { content: site(e.site), sort: e.site },
@@ -53,6 +55,7 @@ export function violationsSection(
   });
   const byRule = sortableTable({
     caption: 'By deciding rule',
+    hiddenCaption: true,
     columns: [
       { label: 'site' },
       { label: 'line', numeric: true },
@@ -64,7 +67,9 @@ export function violationsSection(
     rows: shown(v.byRule).map((e) => [
       { content: site(e.site), sort: e.site },
       e.line > 0 ? e.line : { content: '', sort: 0 },
-      { content: e.rule, className: 'rule' },
+      e.line > 0 || e.rule !== ''
+        ? { content: e.rule, className: 'rule' }
+        : { content: `no rule: robots.txt ${e.status || 'unreachable'}, all disallowed`, sort: '' },
       e.agents.join(', '),
       e.count,
       { content: exampleList(e.examples) },
@@ -83,7 +88,7 @@ export function violationsSection(
       topListNote(v.bySite, 'sites'),
       tableWrap(bySite),
       html`<h3>By deciding rule</h3>`,
-      html`<p class="note">Lines are numbered in the site's robots.txt, from 1; no line means no rule decided (an unreachable robots.txt disallows the whole site).</p>`,
+      html`<p class="note">Lines are numbered in the site's robots.txt, from 1; with no line, no rule decided (the robots.txt was unreachable: the whole site is disallowed).</p>`,
       topListNote(v.byRule, 'rules'),
       tableWrap(byRule),
     ],

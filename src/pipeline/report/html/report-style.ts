@@ -42,6 +42,7 @@ h3{font-size:1.05rem;margin:22px 0 6px}
 p{margin:6px 0}
 .meta,.note,figcaption{color:var(--muted);font-size:.9rem}
 .empty{color:var(--muted);font-style:italic}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 nav ul{list-style:none;padding:0;margin:12px 0;display:flex;flex-wrap:wrap;gap:6px 16px}
 a{color:#0969da}
 code,.url,.rule{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem}

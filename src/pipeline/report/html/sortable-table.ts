@@ -25,6 +25,8 @@ export interface TableSpec {
   /** An id per row (a link target), or undefined. */
   rowIds?: readonly (string | undefined)[];
   className?: string;
+  /** The caption is for screen readers only (a heading above already says it). */
+  hiddenCaption?: boolean;
 }
 
 function cellOf(cell: Cell): TableCell {
@@ -56,7 +58,7 @@ export function sortableTable(spec: TableSpec): Html {
     });
     return html`<tr${id ? html` id="${id}"` : ''}>${cells}</tr>`;
   });
-  return html`<table class="sortable${spec.className ? ` ${spec.className}` : ''}"><caption>${spec.caption}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return html`<table class="sortable${spec.className ? ` ${spec.className}` : ''}"><caption${spec.hiddenCaption ? new Html(' class="visually-hidden"') : ''}>${spec.caption}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 /**

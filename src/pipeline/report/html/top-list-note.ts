@@ -10,7 +10,7 @@ export function shown<T>(list: TopList<T>): TopList<T>['entries'] {
 /** One line under a top list: how many of how many are shown, and whether the counts are exact. */
 export function topListNote<T>(list: TopList<T>, noun: string): Html {
   const n = Math.min(list.entries.length, Math.max(0, list.show));
-  const of = list.exact ? formatCount(list.distinct) : `at least ${formatCount(list.distinct)}`;
+  const of = list.exact ? formatCount(list.distinct) : `about ${formatCount(list.distinct)}`;
   if (list.exact) {
     return html`<p class="note">Top ${formatCount(n)} of ${of} ${noun}; counts are exact.</p>`;
   }
