@@ -1,0 +1,341 @@
+import { ownString } from '../../core/bytes.js';
+import { parseTime } from '../../workers/row-time.js';
+import { VERDICTS } from '../../workers/verdict-format.js';
+import type {
+  Headline,
+  OutcomesSection,
+  OverTimeSection,
+  ReportInput,
+  SiteOutcome,
+  ViolationsSection,
+} from './report-model.js';
+import { decodeLatin1, siteOf } from './site-of.js';
+import { rowOutcome, SITES_HELD, SiteOutcomes, sortedRecord } from './site-outcomes.js';
+import { AGENTS_KEPT, TopTally } from './top-tally.js';
+import type { AgentColumns, VerdictLayout } from './verdict-columns.js';
+import type { RecordSink, RowView } from './verdict-reader.js';
+
+/** Every verdict a row can carry; any other value makes the row a bad one. */
+export const KNOWN_VERDICTS: readonly string[] = [...VERDICTS, 'not_a_crawler'];
+const VERDICT_INDEX = new Map(KNOWN_VERDICTS.map((v, i) => [v, i]));
+const DISALLOWED_EXPLICIT = VERDICT_INDEX.get('disallowed_explicit')!;
+const DISALLOWED_UNREACHABLE = VERDICT_INDEX.get('disallowed_unreachable')!;
+const NOT_A_CRAWLER = VERDICT_INDEX.get('not_a_crawler')!;
+const DAY_MS = 86_400_000;
+
+export interface TallyOptions {
+  /** Entries kept per top list (the JSON holds them all; merges stay exact while none overflows). */
+  capacity: number;
+  /** Entries the HTML shows. */
+  show: number;
+  /** Sites remembered to count each once. */
+  sitesHeld: number;
+  /** Distinct agents counted one by one; rows of agents past them are `agentsOverflow`. */
+  maxAgents: number;
+  /** Days kept in the over-time section. */
+  maxDays: number;
+  /** `--at-column`, or null. */
+  atColumn: string | null;
+}
+
+export const TALLY_DEFAULTS: TallyOptions = {
+  capacity: 1000,
+  show: 20,
+  sitesHeld: SITES_HELD,
+  maxAgents: 1000,
+  maxDays: 3660,
+  atColumn: null,
+};
+
+/** What the policy-based sections are given of each row (both optional). */
+export interface RowHooks {
+  /** Once per row that names a site. */
+  site?(site: string): void;
+  /** Rows of a changed site, for verdict flips: `wants` once per row, `row` per judged agent. */
+  wants?(site: string): boolean;
+  row?(site: string, url: string, agent: string, verdict: string, ruleLine: number): void;
+}
+
+interface AgentEntry {
+  counts: Float64Array;
+  violations: number;
+  grace: number;
+}
+
+type RuleItem = { site: string; line: number; rule: string; status: string; agents: string[] };
+type ProblemItem = { site: string; outcome: SiteOutcome; cause: string };
+
+/** The figures of every row read, in bounded memory. One tally takes any number of files. */
+export class ReportTally {
+  private readonly o: TallyOptions;
+  private readonly agents = new Map<string, AgentEntry>();
+  private agentsOverflow = 0;
+  private rows = 0;
+  private badRows = 0;
+  private readonly badByReason = new Map<string, number>();
+  private notACrawler = 0;
+  private total = 0;
+  private readonly sites: SiteOutcomes;
+  private readonly bySite: TopTally<{ site: string }>;
+  private readonly byAgent: TopTally<{ agent: string }>;
+  private readonly byRule: TopTally<RuleItem>;
+  private readonly problems: TopTally<ProblemItem>;
+  private readonly dayRows = new Map<string, number>();
+  private readonly dayViolations = new Map<string, Map<string, number>>();
+  private daysExact = true;
+  private badTimes = 0;
+  private lastDayStart = Number.NaN;
+  private lastDay = '';
+  readonly inputs: ReportInput[] = [];
+
+  constructor(
+    options: Partial<TallyOptions> = {},
+    private readonly hooks: RowHooks = {},
+  ) {
+    this.o = { ...TALLY_DEFAULTS, ...options };
+    this.sites = new SiteOutcomes(this.o.sitesHeld);
+    this.bySite = new TopTally(this.o.capacity);
+    this.byAgent = new TopTally(this.o.capacity);
+    this.byRule = new TopTally(this.o.capacity);
+    this.problems = new TopTally(this.o.capacity);
+  }
+
+  /** The sink for the records of one file laid out as `layout`. */
+  file(path: string, layout: VerdictLayout): RecordSink {
+    const input: ReportInput = {
+      path,
+      rows: 0,
+      badRows: 0,
+      mode: layout.mode,
+      columnAgents: layout.columnAgents.map(decodeLatin1),
+    };
+    this.inputs.push(input);
+    const verdicts = new Int32Array(layout.agents.length);
+    return {
+      row: (v) => {
+        if (this.row(v, layout, verdicts)) input.rows++;
+        else input.badRows++;
+      },
+      bad: (reason) => {
+        this.bad(reason);
+        input.badRows++;
+      },
+    };
+  }
+
+  private bad(reason: string): void {
+    this.badRows++;
+    this.badByReason.set(reason, (this.badByReason.get(reason) ?? 0) + 1);
+  }
+
+  /** One record; false when it is a bad row. */
+  private row(v: RowView, L: VerdictLayout, verdicts: Int32Array): boolean {
+    const cols = L.agents;
+    for (let k = 0; k < cols.length; k++) {
+      const vi = VERDICT_INDEX.get(v.get(cols[k]!.verdict));
+      if (vi === undefined) {
+        this.bad('unknown_verdict');
+        return false;
+      }
+      verdicts[k] = vi;
+    }
+    let day: string | null = null;
+    if (L.time >= 0) {
+      day = this.dayOf(v.get(L.time));
+      if (day === null) this.badTimes++;
+    }
+    this.rows++;
+    if (day !== null) this.dayRows.set(day, (this.dayRows.get(day) ?? 0) + 1);
+    const url = v.get(L.url);
+    const site = siteOf(url, v.get(L.host));
+    const status = v.get(L.status);
+    if (site !== '') {
+      const o = rowOutcome(
+        KNOWN_VERDICTS[verdicts[0]!]!,
+        status,
+        v.get(L.errorCode),
+        v.get(L.robotsUrl),
+        site,
+      );
+      this.sites.observe(site, o);
+      if (o !== null && o.outcome !== 'parsed' && o.outcome !== 'redirect') {
+        this.problems.add(
+          `${site}\t${o.outcome}\t${o.cause}`,
+          () => ({ site: ownString(site), outcome: o.outcome, cause: ownString(o.cause) }),
+          url,
+        );
+      }
+      this.hooks.site?.(site);
+    }
+    const flips = site !== '' && this.hooks.wants !== undefined && this.hooks.wants(site);
+    if (L.mode === 'row_agent') {
+      if (verdicts[0] === NOT_A_CRAWLER) this.notACrawler++;
+      else this.judge(v.get(L.agent), cols[0]!, verdicts[0]!, v, site, url, status, day, flips);
+    } else {
+      for (let k = 0; k < cols.length; k++) {
+        this.judge(cols[k]!.agent, cols[k]!, verdicts[k]!, v, site, url, status, day, flips);
+      }
+    }
+    return true;
+  }
+
+  private entry(agent: string): AgentEntry | undefined {
+    let a = this.agents.get(agent);
+    if (a === undefined && this.agents.size < this.o.maxAgents) {
+      a = { counts: new Float64Array(KNOWN_VERDICTS.length), violations: 0, grace: 0 };
+      this.agents.set(ownString(agent), a);
+    }
+    return a;
+  }
+
+  private judge(
+    agent: string,
+    c: AgentColumns,
+    vi: number,
+    v: RowView,
+    site: string,
+    url: string,
+    robotsStatus: string,
+    day: string | null,
+    flips: boolean,
+  ): void {
+    const a = this.entry(agent);
+    if (a === undefined) {
+      this.agentsOverflow++;
+      return;
+    }
+    a.counts[vi]!++;
+    if (flips) this.hooks.row?.(site, url, agent, KNOWN_VERDICTS[vi]!, Number(v.get(c.ruleLine)) || 0);
+    if (vi !== DISALLOWED_EXPLICIT && vi !== DISALLOWED_UNREACHABLE) return;
+    if (v.get(c.grace) === 'true') {
+      a.grace++;
+      return;
+    }
+    a.violations++;
+    this.total++;
+    this.bySite.add(site, () => ({ site: ownString(site) }), url);
+    this.byAgent.add(agent, () => ({ agent: ownString(agent) }), url);
+    const lineText = v.get(c.ruleLine);
+    const rule = v.get(c.rule);
+    const status = lineText === '' ? robotsStatus : '';
+    const item = this.byRule.add(
+      `${site}\t${lineText}\t${rule}\t${status}`,
+      () => ({
+        site: ownString(site),
+        line: Number(lineText) || 0,
+        rule: ownString(rule),
+        status: ownString(status),
+        agents: [],
+      }),
+      url,
+    );
+    if (item.agents.length < AGENTS_KEPT || agent < item.agents[item.agents.length - 1]!) {
+      keepSorted(item.agents, agent, AGENTS_KEPT);
+    }
+    if (day !== null) {
+      let perAgent = this.dayViolations.get(day);
+      if (perAgent === undefined) {
+        perAgent = new Map();
+        this.dayViolations.set(day, perAgent);
+      }
+      perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
+    }
+  }
+
+  /** `YYYY-MM-DD` (UTC) of a time cell, or null when it is not a time or the day table is full. */
+  private dayOf(cell: string): string | null {
+    const t = parseTime(cell);
+    if (Number.isNaN(t)) return null;
+    if (t >= this.lastDayStart && t < this.lastDayStart + DAY_MS) return this.lastDay;
+    const start = Math.floor(t / DAY_MS) * DAY_MS;
+    const day = new Date(start).toISOString().slice(0, 10);
+    if (!this.dayRows.has(day) && this.dayRows.size >= this.o.maxDays) {
+      this.daysExact = false;
+      return null;
+    }
+    this.lastDayStart = start;
+    this.lastDay = day;
+    return day;
+  }
+
+  headline(): Headline {
+    const agents = [...this.agents.keys()].sort();
+    const verdicts: Headline['verdicts'] = {};
+    const violations: Record<string, number> = {};
+    const grace: Record<string, number> = {};
+    for (const name of agents) {
+      const a = this.agents.get(name)!;
+      const key = decodeLatin1(name);
+      const counts: Record<string, number> = {};
+      KNOWN_VERDICTS.forEach((verdict, i) => {
+        if (a.counts[i]! > 0) counts[verdict] = a.counts[i]!;
+      });
+      verdicts[key] = counts;
+      violations[key] = a.violations;
+      grace[key] = a.grace;
+    }
+    return {
+      rows: this.rows,
+      badRows: this.badRows,
+      badRowsByReason: sortedRecord(this.badByReason),
+      sites: this.sites.sites,
+      sitesExact: this.sites.exact,
+      agents: agents.map(decodeLatin1),
+      verdicts,
+      notACrawler: this.notACrawler,
+      violations,
+      grace,
+      agentsExact: this.agentsOverflow === 0,
+      agentsOverflow: this.agentsOverflow,
+    };
+  }
+
+  violations(): ViolationsSection {
+    const show = this.o.show;
+    return {
+      total: this.total,
+      bySite: this.bySite.toList(show, (e) => e, decodeLatin1),
+      byAgent: this.byAgent.toList(show, (e) => ({ agent: decodeLatin1(e.agent) }), decodeLatin1),
+      byRule: this.byRule.toList(
+        show,
+        (e) => ({ ...e, rule: decodeLatin1(e.rule), agents: e.agents.map(decodeLatin1) }),
+        decodeLatin1,
+      ),
+    };
+  }
+
+  outcomes(): OutcomesSection {
+    return this.sites.section(
+      this.problems.toList(this.o.show, (e) => ({ ...e, cause: decodeLatin1(e.cause) }), decodeLatin1),
+    );
+  }
+
+  overTime(): OverTimeSection | null {
+    if (this.o.atColumn === null) return null;
+    const days = [...this.dayRows.keys()].sort();
+    const violations: Record<string, Record<string, number>> = {};
+    for (const day of days) {
+      const perAgent = this.dayViolations.get(day);
+      if (perAgent === undefined) continue;
+      violations[day] = Object.fromEntries(
+        [...perAgent.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([a, n]) => [decodeLatin1(a), n]),
+      );
+    }
+    return {
+      column: this.o.atColumn,
+      rows: Object.fromEntries(days.map((d) => [d, this.dayRows.get(d)!])),
+      violations,
+      badTimes: this.badTimes,
+      daysExact: this.daysExact,
+    };
+  }
+}
+
+/** Keeps `s` (copied) among the `limit` smallest strings of a sorted list without repeats. */
+function keepSorted(list: string[], s: string, limit: number): void {
+  let i = list.length;
+  while (i > 0 && list[i - 1]! > s) i--;
+  if (i > 0 && list[i - 1] === s) return;
+  list.splice(i, 0, ownString(s));
+  if (list.length > limit) list.pop();
+}

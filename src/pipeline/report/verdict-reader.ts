@@ -1,0 +1,176 @@
+import { RobotsAuditError } from '../../core/errors.js';
+import { parseQuotedRecords } from '../../workers/quoted-records.js';
+import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../workers/record-scanner.js';
+import { MAX_PENDING_BYTES } from '../batcher.js';
+import { type Header, HeaderReader } from '../header.js';
+import { openInput } from '../input-source.js';
+
+/**
+ * One record of a verdicts file, as the tally reads it: fields are latin1 views of the bytes (one char
+ * per byte), taken by index. A record without quotes is split by hand; one with quotes by csv-parse.
+ */
+export class RowView {
+  text = '';
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  /** Fields of a quoted record (csv-parse's), or null for a split one. */
+  fields: string[] | null = null;
+
+  constructor(readonly width: number) {
+    this.starts = new Int32Array(width);
+    this.ends = new Int32Array(width);
+  }
+
+  /** Field `i` (latin1), '' for -1. */
+  get(i: number): string {
+    if (i < 0) return '';
+    if (this.fields !== null) return this.fields[i] ?? '';
+    return this.text.slice(this.starts[i]!, this.ends[i]!);
+  }
+}
+
+/** What the reader hands records to. */
+export interface RecordSink {
+  /** A record with at least `width` fields. */
+  row(view: RowView): void;
+  /** A record that cannot be read: `short_row`, `malformed_record`, `bad_csv`. */
+  bad(reason: string): void;
+}
+
+export interface ReadOptions {
+  delimiter: string;
+  urlColumn: string;
+  hostColumn: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Streams a verdicts file (plain or gzip, any delimiter, an Excel `sep=` line) through `sink`. `layout`
+ * gets the header's columns and says how many leading fields each record needs (fields past them are
+ * never split). Memory: one read chunk and the record that spans two chunks.
+ */
+export async function readVerdicts(
+  file: string,
+  opts: ReadOptions,
+  layout: (header: Header) => { width: number; sink: RecordSink },
+): Promise<void> {
+  const input = await openInput(file);
+  try {
+    const headerReader = new HeaderReader({
+      delimiter: opts.delimiter,
+      urlColumn: opts.urlColumn,
+      hostColumn: opts.hostColumn,
+    });
+    const it = input.chunks[Symbol.asyncIterator]();
+    let header: Header | undefined;
+    for (;;) {
+      const r = await it.next();
+      header = headerReader.push(r.done ? null : r.value);
+      if (header !== undefined || r.done) break;
+    }
+    if (header === undefined) throw new RobotsAuditError('ERR_NO_HEADER', `${file}: no header row`);
+    const { width, sink } = layout(header);
+    const cutter = new RecordCutter(header.delimiter, width, sink);
+    let pending: Buffer = headerReader.rest();
+    for (;;) {
+      if (opts.signal?.aborted) throw new RobotsAuditError('ERR_ABORTED', 'stopped');
+      const r = await it.next();
+      if (r.done) break;
+      const buf = pending.length === 0 ? r.value : Buffer.concat([pending, r.value]);
+      const used = cutter.cut(buf, false);
+      pending = buf.subarray(used);
+      if (pending.length > MAX_PENDING_BYTES) {
+        throw new RobotsAuditError('ERR_RECORD_TOO_LONG', `${file}: a line is longer than 64 MiB`, {
+          path: file,
+        });
+      }
+    }
+    if (pending.length > 0) cutter.cut(pending, true);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_NO_URL_COLUMN') {
+      throw new RobotsAuditError('ERR_NO_URL_COLUMN', `${file}: ${(err as Error).message}`, { path: file });
+    }
+    throw err;
+  } finally {
+    input.close();
+  }
+}
+
+/** Cuts bytes into records and records into fields. */
+class RecordCutter {
+  private readonly scanner = new RecordScanner();
+  private readonly view: RowView;
+  private readonly delimCode: number;
+
+  constructor(
+    private readonly delimiter: string,
+    private readonly width: number,
+    private readonly sink: RecordSink,
+  ) {
+    this.view = new RowView(width);
+    this.delimCode = delimiter.charCodeAt(0);
+  }
+
+  /** Hands over every whole record of `buf`; returns the bytes used. */
+  cut(buf: Buffer, eof: boolean): number {
+    const text = buf.toString('latin1');
+    const scanner = this.scanner;
+    const view = this.view;
+    scanner.reset(text, text.length, this.delimCode, eof);
+    view.text = text;
+    let p = 0;
+    while (p < text.length) {
+      if (!scanner.scan(p)) break;
+      const kind = scanner.kind;
+      if (kind === KIND_BLANK) {
+        // Nothing: classify writes no blank rows.
+      } else if (kind === KIND_MALFORMED) this.sink.bad('malformed_record');
+      else if (kind === KIND_QUOTED) this.quoted(text.slice(p, scanner.contentEnd));
+      else this.plain(text, p, scanner.contentEnd);
+      p = scanner.next;
+    }
+    return p;
+  }
+
+  private plain(text: string, start: number, end: number): void {
+    const view = this.view;
+    const starts = view.starts;
+    const ends = view.ends;
+    const w = this.width;
+    const d = this.delimiter;
+    let s = start;
+    let i = 0;
+    for (; i < w; i++) {
+      starts[i] = s;
+      const at = text.indexOf(d, s);
+      if (at < 0 || at >= end) {
+        ends[i] = end;
+        i++;
+        break;
+      }
+      ends[i] = at;
+      s = at + 1;
+    }
+    if (i < w) {
+      this.sink.bad('short_row');
+      return;
+    }
+    view.fields = null;
+    this.sink.row(view);
+  }
+
+  private quoted(record: string): void {
+    const [parsed] = parseQuotedRecords([record], this.delimiter);
+    if (parsed === null || parsed === undefined) {
+      this.sink.bad('bad_csv');
+      return;
+    }
+    if (parsed.fields.length < this.width) {
+      this.sink.bad('short_row');
+      return;
+    }
+    this.view.fields = parsed.fields;
+    this.sink.row(this.view);
+    this.view.fields = null;
+  }
+}
