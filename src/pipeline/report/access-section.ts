@@ -84,7 +84,7 @@ export class AccessTally {
   private readonly agents: string[];
   private readonly totals: AccessTotals[];
   /** Rows per site seen, bounded (see prune). */
-  private readonly seen = new Map<string, number>();
+  private readonly seen = new Map<string, { n: number }>();
   private readonly maxSites: number;
   private readonly topLimit: number;
   private sites = 0;
@@ -102,16 +102,16 @@ export class AccessTally {
     this.topLimit = Math.max(0, opts.topSites ?? 50);
   }
 
-  /** One row of `site`. */
-  observe(site: string): void {
-    const n = this.seen.get(site);
-    if (n !== undefined) {
-      this.seen.set(site, n + 1);
+  /** `rows` rows of `site` (a caller that already counts rows per site may pass them at once). */
+  observe(site: string, rows = 1): void {
+    const e = this.seen.get(site);
+    if (e !== undefined) {
+      e.n += rows;
       return;
     }
     this.judge(site);
     // A copy: the caller's string may be a slice pinning a whole input buffer.
-    this.seen.set(ownString(site), 1);
+    this.seen.set(ownString(site), { n: rows });
     if (this.seen.size > 2 * this.maxSites) this.prune();
   }
 
@@ -124,9 +124,9 @@ export class AccessTally {
   /** Keeps the `maxSites` sites with most rows; a forgotten site seen again is judged again. */
   private prune(): void {
     this.exact = false;
-    const sorted = [...this.seen.entries()].sort((a, b) => b[1] - a[1]);
+    const sorted = [...this.seen.entries()].sort((a, b) => b[1].n - a[1].n);
     for (let i = this.maxSites; i < sorted.length; i++) {
-      const [site, n] = sorted[i]!;
+      const [site, { n }] = sorted[i]!;
       if (n > this.rowsBound) this.rowsBound = n;
       this.seen.delete(site);
     }
@@ -134,6 +134,7 @@ export class AccessTally {
 
   finish(): AccessSection {
     const top = [...this.seen.entries()]
+      .map(([site, e]): [string, number] => [site, e.n])
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, this.topLimit);
     const topSites = top.map(([site, rows]) => {
