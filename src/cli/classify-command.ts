@@ -13,6 +13,7 @@ interface ClassifyArgs {
   input: string | boolean;
   output?: string;
   agent?: string[];
+  'agent-column'?: string;
   threads?: string;
   'robots-dir'?: string;
   offline?: boolean;
@@ -52,6 +53,7 @@ async function run(argv: ClassifyArgs): Promise<number> {
       input: inputPath(argv.input),
       output: argv.output,
       agents: argv.agent,
+      agentColumn: argv['agent-column'],
       threads: argv.threads,
       robotsDir: argv['robots-dir'],
       offline: argv.offline,
@@ -90,7 +92,15 @@ async function run(argv: ClassifyArgs): Promise<number> {
 
 const CLASSIFY_OPTIONS: Record<string, YargsOption> = {
   output: { alias: 'o', type: 'string', describe: 'Output CSV (.gz compresses; default - = stdout)' },
-  agent: { type: 'string', array: true, describe: 'Crawler product token to judge (repeatable)' },
+  agent: {
+    type: 'string',
+    array: true,
+    describe: 'Crawler to judge: a product token or a User-Agent header (repeatable)',
+  },
+  'agent-column': {
+    type: 'string',
+    describe: 'Judge each row for the crawler in this column (User-Agent header or token); adds `agent`',
+  },
   threads: numberOption('Worker threads for matching (one per available core)', DEFAULTS.threads),
   'robots-dir': { type: 'string', describe: 'Read DIR/<host>.txt instead of fetching (no network)' },
   offline: { type: 'boolean', describe: 'Use the policy cache only, never fetch' },
@@ -144,7 +154,12 @@ export const classifyCommand: CommandModule<object, ClassifyArgs> = {
       .options(INPUT_OPTIONS)
       .options(NETWORK_OPTIONS)
       .middleware(unknownOptionCheck([CLASSIFY_OPTIONS, INPUT_OPTIONS, NETWORK_OPTIONS], ['input']), true)
-      .demandOption('agent', 'Give at least one --agent')
+      .check((argv) => {
+        if (argv.agent === undefined && argv['agent-column'] === undefined) {
+          throw new Error('Give at least one --agent, or --agent-column');
+        }
+        return true;
+      })
       .example([
         ['$0 classify crawl.csv --agent Googlebot -o verdicts.csv', ''],
         ['$0 classify crawl.csv.gz --agent Bingbot --robots-dir robots/', ''],
@@ -152,6 +167,7 @@ export const classifyCommand: CommandModule<object, ClassifyArgs> = {
         ['$0 classify crawl.csv --agent Googlebot --shard 2/4 --row-number -o part-2.csv', ''],
         ['tail -f urls.csv | $0 classify - --no-header --columns host,url --agent Googlebot', ''],
         ['$0 classify access-log.csv --at-column time --agent GPTBot --cache robots.sqlite', ''],
+        ['$0 classify access-log.csv --agent-column user_agent --agent GPTBot --robots-dir robots/', ''],
       ]) as unknown as Argv<ClassifyArgs>,
   handler: async (argv) => {
     process.exitCode = await run(argv);

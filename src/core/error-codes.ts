@@ -15,6 +15,7 @@ export const ERROR_CODES = Object.freeze({
   ERR_BAD_HEADER: 'the header row is not valid CSV, or is longer than 64 MiB',
   ERR_NO_URL_COLUMN: 'no column of the header row is the url column (`--url-column`)',
   ERR_NO_TIME_COLUMN: 'no column of the header row is the time column (`--at-column`)',
+  ERR_NO_AGENT_COLUMN: 'no column of the header row is the agent column (`--agent-column`)',
   ERR_NO_VERDICT_COLUMN:
     'a verdicts file given to `report` has no `verdict` or `verdict:<agent>` column (not a classify output)',
   ERR_REPORT_JSON:

@@ -3,6 +3,7 @@ import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
 import type { BatchResult, BatchStats, WorkerConfig } from '../workers/protocol.js';
 import { verdictColumns } from '../workers/verdict-format.js';
+import { agentColumnIndex } from './agent-column.js';
 import { asOfConfig } from './as-of-config.js';
 import { Batcher } from './batcher.js';
 import { BufferPool } from './buffer-pool.js';
@@ -79,10 +80,12 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
   const { input, signal, provider: custom, ...rest } = params;
   const options = resolveOptions(rest);
   const agents = [...new Set(options.agents)];
-  if (agents.length === 0) {
-    throw new RobotsAuditError('ERR_INVALID_OPTION', 'Invalid option `agents`: give at least one agent', {
-      option: 'agents',
-    });
+  if (agents.length === 0 && options.agentColumn === undefined) {
+    throw new RobotsAuditError(
+      'ERR_INVALID_OPTION',
+      'Invalid option `agents`: give at least one agent (or `agentColumn`)',
+      { option: 'agents' },
+    );
   }
   if (options.delimiter.charCodeAt(0) > 0x7f) {
     // Records are cut and split on bytes: a delimiter must be one byte.
@@ -122,12 +125,13 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     }
 
     const asOf = asOfConfig(options, header.columns);
+    const agentIndex = agentColumnIndex(options, header.columns);
     sink = OutputSink.open(options.output);
     if (options.summary !== undefined) {
       summarySink = OutputSink.open(options.summary, { label: 'summary', plain: true });
     }
     const d = header.delimiter;
-    const extra = formatRecord(verdictColumns(agents, options.evidence, asOf !== null), d);
+    const extra = formatRecord(verdictColumns(agents, options.evidence, asOf !== null, agentIndex >= 0), d);
     if (options.header) {
       const numberColumn = Buffer.from(options.rowNumber ? `row_number${d}` : '');
       await sink.write(
@@ -152,6 +156,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       shard: options.shard ?? null,
       rowNumber: options.rowNumber,
       asOf,
+      agentIndex,
       compiledBudget: Math.max(COMPILED_BUDGET_MIN, Math.floor(COMPILED_BUDGET_TOTAL / threads)),
       originBudget: WORKER_ORIGIN_BUDGET,
       // Workers read the files themselves: no coordinator round trip (nor its CPU) per origin.
@@ -162,7 +167,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     };
     const broker = new PolicyBroker(handle.provider);
     pool = new ClassifyPool(config, threads, tasksPerWorker, (req) => broker.resolve(req));
-    const summary = new SummaryBuilder(agents);
+    const summary = new SummaryBuilder(agents, agentIndex >= 0);
     // Lines with no host are shard 1's.
     if ((options.shard?.index ?? 1) === 1) summary.addBlankLines(header.blankLines);
     const h = handle;

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { normalizeAgent } from '../core/agent.js';
+import { resolveCrawler } from '../core/crawler-registry.js';
 import { RobotsAuditError } from '../core/errors.js';
 import { parseTime, TIME_FORMATS, type TimeFormat } from '../workers/row-time.js';
 import type { Shard } from '../workers/shard.js';
@@ -16,6 +17,8 @@ export const MAX_MAX_AGE_SECONDS = 24 * 60 * 60;
 export interface Options {
   /** Crawler product tokens to judge (`--agent`, repeatable). */
   agents: string[];
+  /** Column naming each row's crawler, a User-Agent header or a product token (`--agent-column`). */
+  agentColumn: string | undefined;
   /** Worker threads for matching (`--threads`). */
   threads: number;
   /** SQLite policy cache file (`--cache`). */
@@ -90,6 +93,7 @@ export interface Options {
 
 export const DEFAULTS: Readonly<Options> = Object.freeze({
   agents: [],
+  agentColumn: undefined,
   threads: Math.max(1, availableParallelism()),
   cache: '.robots-audit-cache.sqlite',
   maxAge: MAX_MAX_AGE_SECONDS,
@@ -192,9 +196,25 @@ function textList(name: string, value: unknown): string[] {
   return list.map((v) => text(name, v));
 }
 
-/** `/version` suffixes are dropped (`MyBot/2.1` is `MyBot`), as core compares tokens; the token must then be non-empty. */
+/** The longest part of a rejected User-Agent header quoted in the message. */
+const QUOTED_HEADER_CHARS = 40;
+
+/**
+ * `/version` suffixes are dropped (`MyBot/2.1` is `MyBot`), as core compares tokens; the token must then be
+ * non-empty. A full User-Agent header is mapped to its crawler's token; a browser's header is refused.
+ */
 function agentList(value: unknown): string[] {
   return textList('agents', value).map((a) => {
+    if (/[\s(]/.test(a.trim())) {
+      const resolved = resolveCrawler(a);
+      if (resolved.token !== null) return resolved.token;
+      const shown = a.length > QUOTED_HEADER_CHARS ? `${a.slice(0, QUOTED_HEADER_CHARS)}…` : a;
+      throw new RobotsAuditError(
+        'ERR_INVALID_OPTION',
+        `Invalid option \`agents\`: ${JSON.stringify(shown)} is a browser User-Agent, not a crawler's product token`,
+        { option: 'agents' },
+      );
+    }
     const token = normalizeAgent(a);
     if (token === '') throw invalid('agents', 'a non-empty product token', a);
     return token;
@@ -220,6 +240,7 @@ type Validators = { [K in keyof Options]: (value: unknown) => Options[K] };
 
 const VALIDATORS: Validators = {
   agents: agentList,
+  agentColumn: (v) => optionalText('agentColumn', v),
   threads: (v) => integer('threads', v, 1, 256),
   cache: (v) => text('cache', v),
   maxAge: (v) => integer('maxAge', v, 0, MAX_MAX_AGE_SECONDS),

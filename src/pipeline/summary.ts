@@ -3,6 +3,7 @@ import type { AsOfStats, BatchStats } from '../workers/protocol.js';
 import { SHARD_KEY, type Shard } from '../workers/shard.js';
 import { NO_HISTORY_REASONS, VERDICTS } from '../workers/verdict-format.js';
 import type { BrokerStats } from './policy-broker.js';
+import { type RowAgentSummary, RowAgentTally } from './row-agent-summary.js';
 import { TopCounter } from './top-counter.js';
 
 const TOP = 10;
@@ -59,6 +60,14 @@ export interface ClassifySummary {
   topCountsExact: boolean;
   /** As of a time only: how rows were judged against the cache's history. */
   asOf?: AsOfSummary;
+  /** `--agent-column` only: rows by the crawler each was judged for (at most 1000; the rest `(other)`). */
+  rowAgents?: Record<string, RowAgentSummary>;
+  /** `--agent-column` only: rows whose agent is a browser's, empty or `-` (not judged). */
+  notACrawler?: number;
+  /** `--agent-column` only: invalid rows whose agent cell could not be read (malformed, extra fields). */
+  rowAgentUnread?: number;
+  /** `--agent-column` only: false when some agents were added up under `(other)`. */
+  rowAgentsExact?: boolean;
   timing: {
     wallMs: number;
     /** Main thread: reading, decompressing and cutting the input into batches. */
@@ -95,7 +104,13 @@ export class SummaryBuilder {
   };
   rowsWritten = 0;
 
-  constructor(private readonly agents: string[]) {
+  private readonly rowAgents: RowAgentTally | null;
+
+  constructor(
+    private readonly agents: string[],
+    rowAgent = false,
+  ) {
+    this.rowAgents = rowAgent ? new RowAgentTally() : null;
     this.verdicts = agents.map(() => VERDICTS.map(() => 0));
     this.hosts = agents.map(() => new TopCounter<string>());
     this.rules = agents.map(() => new TopCounter());
@@ -127,6 +142,7 @@ export class SummaryBuilder {
       });
     });
     if (s.asOf !== undefined) this.addAsOf(s.asOf);
+    if (s.rowAgents !== undefined) this.rowAgents?.add(s.rowAgents);
     for (const [a, origin, n] of s.disallowedHosts) this.hosts[a]!.add(origin, origin, n);
     for (const [a, origin, line, rule, n] of s.rules) {
       // With the rule text: versions of one robots.txt (as of a time) hold other rules at the same line.
@@ -206,6 +222,7 @@ export class SummaryBuilder {
       topCountsExact:
         this.hosts.every((h) => h.dropBound === 0) && this.rules.every((r) => r.dropBound === 0),
       ...(ctx.asOf ? { asOf: this.buildAsOf(ctx.asOf) } : {}),
+      ...(this.rowAgents === null ? {} : this.rowAgents.build()),
       timing: {
         wallMs: Math.round(ctx.wallMs),
         readingMs: Math.round(ctx.readingMs),
@@ -228,6 +245,12 @@ export interface AsOfContext {
 
 const num = (n: number) => n.toLocaleString('en-US');
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function rowAgentsLine(agents: Record<string, RowAgentSummary>, notACrawler: number): string {
+  const top = Object.entries(agents).slice(0, 8);
+  const more = Object.keys(agents).length - top.length;
+  return `  row agents: ${top.map(([k, a]) => `${k} ${num(a.rows)}`).join(' · ') || 'none'}${more > 0 ? ` · ${more} more` : ''} · not a crawler ${num(notACrawler)}`;
+}
 
 function asOfLine(a: AsOfSummary): string {
   const none = Object.entries(a.noHistory).filter(([, n]) => n > 0);
@@ -272,6 +295,7 @@ export function formatSummary(s: ClassifySummary): string {
   );
   lines.push(...unreachableLines(s));
   if (s.asOf) lines.push(asOfLine(s.asOf));
+  if (s.rowAgents) lines.push(rowAgentsLine(s.rowAgents, s.notACrawler ?? 0));
   lines.push(`  host mismatches: ${num(s.hostMismatch)} · blank lines: ${num(s.blankLines)}`);
   for (const agent of s.agents) {
     const hosts = s.topDisallowedHosts[agent]!.slice(0, 5);

@@ -14,6 +14,7 @@ import { type NeededOrigin, PolicyInstaller } from './policy-installer.js';
 import type { BatchStats, PolicyRequest, WirePolicy, WorkerConfig } from './protocol.js';
 import { parseQuotedRecords } from './quoted-records.js';
 import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from './record-scanner.js';
+import { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
 import { keyOf, newRowSlot, resolveRowInto } from './row-url.js';
 import { hostHash, OTHER_SHARD, plainUrlHostHash } from './shard.js';
@@ -77,6 +78,8 @@ export class BatchClassifier {
   /** `--shard K/N` as K - 1 and N (N = 1: every row is this run's). */
   private readonly shardRest: number;
   private readonly shardCount: number;
+  /** `--agent-column`: each row's own crawler, or null. */
+  private readonly rowAgents: RowAgents | null;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -87,6 +90,7 @@ export class BatchClassifier {
     this.invalid = new InvalidSuffixes(config);
     this.shardRest = (config.shard?.index ?? 1) - 1;
     this.shardCount = config.shard?.count ?? 1;
+    this.rowAgents = (config.agentIndex ?? -1) >= 0 ? new RowAgents(config) : null;
   }
 
   /** Starts a unit of work (a batch, or rows from a peer): what it uses is safe from eviction until end. */
@@ -215,6 +219,8 @@ export class BatchClassifier {
       asOf: cfg.asOf == null ? null : new AsOfTally(),
     };
     const timeIndex = cfg.asOf?.timeIndex ?? -1;
+    const agentIndex = cfg.agentIndex ?? -1;
+    const rowAgents = this.rowAgents;
     const quoted: number[] = [];
     let p = 0;
     while (p < n) {
@@ -245,8 +251,11 @@ export class BatchClassifier {
       else if (kind === KIND_QUOTED) quoted.push(i);
       else {
         const sp = this.splitter;
-        sp.split(start, contentEnd, cfg.urlIndex, cfg.hostIndex, timeIndex);
+        sp.split(start, contentEnd, cfg.urlIndex, cfg.hostIndex, timeIndex, agentIndex);
         if (!rows.fitPlain(i, sp.count, sp)) continue;
+        if (rowAgents !== null) {
+          rows.agents[i] = sp.xStart < 0 ? null : rowAgents.resolve(text.slice(sp.xStart, sp.xEnd));
+        }
         if (
           this.shardCount > 1 &&
           sp.aStart >= 0 &&
@@ -281,6 +290,10 @@ export class BatchClassifier {
       const rec = parsed[k];
       if (rec === null || rec === undefined) rows.malformed(i);
       else if (rows.fitFields(i, rec.fields, rec.strict)) {
+        if (this.rowAgents !== null) {
+          const cell = rec.fields[cfg.agentIndex!];
+          rows.agents[i] = cell === undefined ? null : this.rowAgents.resolve(cell);
+        }
         const host = cfg.hostIndex < 0 ? undefined : utf8Of(rec.fields[cfg.hostIndex]);
         const time = cfg.asOf == null || cfg.asOf.timeIndex < 0 ? undefined : rec.fields[cfg.asOf.timeIndex];
         this.judge(rows, scan, stamp, i, utf8Of(rec.fields[cfg.urlIndex]), host, time);
@@ -336,8 +349,9 @@ export class BatchClassifier {
       return;
     }
     const { self, threads } = this.affinity;
-    // As of a time every worker judges its own rows: a peer would need each row's time too.
-    if (threads > 1 && asOf == null) {
+    // As of a time, or with a row agent, every worker judges its own rows: a peer would need each
+    // row's time or agent too.
+    if (threads > 1 && asOf == null && this.rowAgents === null) {
       // A shard's hosts share their hash modulo N: the owner comes from the rest of the hash.
       const owner = hash < 0 ? ownerOf(slot.host, threads) : Math.floor(hash / this.shardCount) % threads;
       if (owner !== self) {
@@ -385,6 +399,7 @@ export class BatchClassifier {
       pieces,
       firstNumber,
       keepInvalid,
+      this.rowAgents,
     );
     this.unreportedBytes += inputBytes;
     const report =
@@ -395,6 +410,7 @@ export class BatchClassifier {
     stats.inputRecords = rows.count;
     stats.blankLines = keepInvalid ? scan.blankLines : 0;
     stats.hostMismatch = scan.hostMismatch;
+    if (this.rowAgents !== null) stats.rowAgents = this.rowAgents.collect();
     if (scan.asOf !== null) stats.asOf = scan.asOf.stats(rowStats.graceCounts(), this.config.agents.length);
     const out = pieces.join('');
     const target =

@@ -3,6 +3,7 @@ import type { ForeignResponse } from './foreign-rows.js';
 import { matchRow } from './match-row.js';
 import type { OriginStore } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
+import type { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
 import { OTHER_SHARD } from './shard.js';
 import { agentPart, graceCell, tailPart, V_INVALID_INPUT } from './verdict-format.js';
@@ -36,7 +37,8 @@ export class InvalidSuffixes {
  * Pass 2 of a batch: every record (verbatim, padded or rewritten) followed by its verdict columns,
  * in input order, as latin1 text pieces; and the batch's verdict counts. A shard skips the rows of
  * other shards' hosts, and the invalid rows unless `keepInvalid`; `firstNumber` > 0 starts each row
- * with its record number (the batch's first record is `firstNumber`).
+ * with its record number (the batch's first record is `firstNumber`). `rowAgents` (`--agent-column`):
+ * each row's `agent` column and its own agent's columns come before the other agents'.
  */
 export function writeRows(
   rows: BatchRows,
@@ -47,6 +49,7 @@ export function writeRows(
   pieces: string[],
   firstNumber = 0,
   keepInvalid = true,
+  rowAgents: RowAgents | null = null,
 ): RowStats {
   const nAgents = config.agents.length;
   const d = config.delimiter;
@@ -75,6 +78,7 @@ export function writeRows(
       if (rows.pads[i]! > 0) pieces.push(d.repeat(rows.pads[i]!));
     }
     if (code !== null) {
+      if (rowAgents !== null) pieces.push(rowAgents.invalidText(rows.agents[i]));
       pieces.push(invalid.get(code));
       stats.invalidRow(i, code);
       continue;
@@ -88,6 +92,9 @@ export function writeRows(
       continue;
     }
     const time = asOf ? rows.times[i]! : Number.NaN;
+    if (rowAgents !== null) {
+      pieces.push(rowAgents.judgedText(rows.entries[i]!, rows.paths[i]!, rows.agents[i], time));
+    }
     pieces.push(matchRow(store, rows.entries[i]!, rows.paths[i]!, nAgents, classes, 0, time));
     stats.addClasses(classes, 0);
   }

@@ -3,6 +3,7 @@ import { formatRecord, quoteField } from './csv-quote.js';
 import type { FieldSplitter } from './field-split.js';
 import type { OriginEntry } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
+import type { RowAgent } from './row-agent.js';
 import type { RowCode } from './row-error-codes.js';
 
 const NON_ASCII = /[\u0080-\u00ff]/g;
@@ -41,6 +42,8 @@ export class BatchRows {
   readonly times: number[] = [];
   /** Why the row is invalid_input, or null. */
   readonly codes: (RowCode | null)[] = [];
+  /** `--agent-column`: the row's crawler, null when the cell names none, undefined when it was not read. */
+  readonly agents: (RowAgent | null | undefined)[] = [];
   /** Origin key the row waits for (its policy was asked for), or null. */
   readonly pendingKeys: (string | null)[] = [];
   /** Rows whose output is not the input record verbatim (latin1 text of their bytes). */
@@ -67,6 +70,7 @@ export class BatchRows {
     this.times.length = 0;
     this.codes.length = 0;
     this.pendingKeys.length = 0;
+    this.agents.length = 0;
     this.rewrites.clear();
   }
 
@@ -89,6 +93,7 @@ export class BatchRows {
     this.entries[i] = null;
     this.codes[i] = null;
     this.pendingKeys[i] = null;
+    this.agents[i] = undefined;
     return i;
   }
 

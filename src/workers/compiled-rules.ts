@@ -1,14 +1,18 @@
-import { type CompiledRules, compileRobotsTxt } from '../core/index.js';
+import { type CompiledRules, compileRobotsTxt, parseRobotsTxt, type RobotsTxt } from '../core/index.js';
 import type { WirePolicy } from './protocol.js';
 
 /** Per compiled body beyond core's `byteSize`: the slot, the Map entry and the agents' array. */
 const COST_BASE = 256;
+/** A parsed body kept for rules compiled per row agent: estimated bytes per body byte (groups, rules, their compiled sets). */
+const PARSED_COST_PER_BYTE = 6;
 
 /** Compiled rules of one body (by sha256), shared by every origin serving that body. */
 export interface CompiledSlot {
   sha: string;
   /** null once evicted: origins still pointing here must ask again. */
   rules: CompiledRules[] | null;
+  /** With a row agent (`--agent-column`): the whole parsed body, to compile any agent's rules from. */
+  parsed: RobotsTxt | null;
   cost: number;
   /** Latest batch stamp that used it. */
   used: number;
@@ -30,6 +34,7 @@ export class CompiledRuleSets {
   constructor(
     private readonly budget: number,
     private readonly agents: readonly string[],
+    private readonly keepParsed = false,
   ) {
     this.evictAt = budget;
   }
@@ -58,12 +63,14 @@ export class CompiledRuleSets {
     // A Buffer view (no copy): the core decodes it with Node's native latin1 slice instead of a JS loop.
     const body =
       p.body === null ? Buffer.alloc(0) : Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength);
-    const rules = compileRobotsTxt(body, this.agents);
+    const parsed = this.keepParsed ? parseRobotsTxt(body) : null;
+    const rules =
+      parsed === null ? compileRobotsTxt(body, this.agents) : this.agents.map((a) => parsed.compile(a));
     this.compiles++;
     // Agents that select the same groups share one compiled set: count it once.
-    let cost = COST_BASE;
+    let cost = COST_BASE + (parsed === null ? 0 : body.byteLength * PARSED_COST_PER_BYTE);
     for (const r of new Set(rules)) cost += r.byteSize;
-    const slot: CompiledSlot = { sha, rules, cost, used: stamp };
+    const slot: CompiledSlot = { sha, rules, parsed, cost, used: stamp };
     this.compiled.set(sha, slot);
     this.cost += slot.cost;
     if (this.cost > this.evictAt) this.evict();
@@ -78,6 +85,7 @@ export class CompiledRuleSets {
     for (const s of slots) {
       if (this.cost <= budget * 0.75) break;
       s.rules = null;
+      s.parsed = null;
       this.compiled.delete(s.sha);
       this.cost -= s.cost;
     }

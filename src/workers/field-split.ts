@@ -19,6 +19,9 @@ export class FieldSplitter {
   /** Set by `split` when a third field is asked for (the time column of as-of runs). */
   cStart = -1;
   cEnd = -1;
+  /** Set by `split` when a fourth field is asked for (the agent column of `--agent-column` runs). */
+  xStart = -1;
+  xEnd = -1;
 
   reset(text: string, delimiter: string): void {
     this.text = text;
@@ -36,9 +39,10 @@ export class FieldSplitter {
     return this.delimPos;
   }
 
-  /** Splits [start, end) and records the bounds of fields `a`, `b` and `c` (-1 for none). */
-  split(start: number, end: number, a: number, b: number, c = -1): void {
+  /** Splits [start, end) and records the bounds of fields `a`, `b`, `c` and `x` (-1 for none). */
+  split(start: number, end: number, a: number, b: number, c = -1, x = -1): void {
     this.aStart = this.aEnd = this.bStart = this.bEnd = this.cStart = this.cEnd = -1;
+    this.xStart = this.xEnd = -1;
     let idx = 0;
     let s = start;
     for (;;) {
@@ -53,6 +57,10 @@ export class FieldSplitter {
       } else if (idx === c) {
         this.cStart = s;
         this.cEnd = fe;
+      }
+      if (idx === x) {
+        this.xStart = s;
+        this.xEnd = fe;
       }
       idx++;
       if (fe === end) break;

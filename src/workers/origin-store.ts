@@ -40,7 +40,11 @@ export class OriginStore {
   constructor(private readonly config: WorkerConfig) {
     this.texts = new VerdictTexts(config);
     this.originsEvictAt = config.originBudget;
-    this.compiled = new CompiledRuleSets(config.compiledBudget, config.agents);
+    this.compiled = new CompiledRuleSets(
+      config.compiledBudget,
+      config.agents,
+      (config.agentIndex ?? -1) >= 0,
+    );
     this.shared = new SharedOrigins(config, this.texts);
   }
 

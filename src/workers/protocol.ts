@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { RowAgentStats } from './row-agent.js';
 import type { Shard } from './shard.js';
 
 /**
@@ -36,6 +37,8 @@ export interface WorkerConfig {
   rowNumber?: boolean;
   /** As-of mode (the cache's history only, never a fetch), or absent. */
   asOf?: AsOfConfig | null;
+  /** `--agent-column`: index of the column naming each row's crawler (absent or -1: none). */
+  agentIndex?: number;
 }
 
 /** First task of every worker: who it is, and its ports (to the coordinator, to each other worker). */
@@ -176,6 +179,8 @@ export interface BatchStats {
   policies: PolicyTally | null;
   /** As-of runs only. */
   asOf?: AsOfStats;
+  /** `--agent-column` runs only: the row agent's verdicts by token. */
+  rowAgents?: RowAgentStats;
 }
 
 export interface BatchResult {

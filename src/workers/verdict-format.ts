@@ -39,13 +39,21 @@ const PER_AGENT = ['allowed', 'verdict', 'rule_line', 'rule'];
 
 /**
  * Names of the columns appended to every row, in order. As of a time, each agent also has `grace`, and
- * the evidence names the version in force (when it was first seen, and where it came from).
+ * the evidence names the version in force (when it was first seen, and where it came from). With a row
+ * agent (`--agent-column`), `agent` and that agent's columns come first, unsuffixed, and every other
+ * agent's columns are suffixed.
  */
-export function verdictColumns(agents: readonly string[], evidence: boolean, asOf = false): string[] {
+export function verdictColumns(
+  agents: readonly string[],
+  evidence: boolean,
+  asOf = false,
+  rowAgent = false,
+): string[] {
   const cols: string[] = [];
   const per = asOf ? [...PER_AGENT, 'grace'] : PER_AGENT;
+  if (rowAgent) cols.push('agent', ...per);
   for (const agent of agents) {
-    for (const c of per) cols.push(agents.length === 1 ? c : `${c}:${agent}`);
+    for (const c of per) cols.push(agents.length === 1 && !rowAgent ? c : `${c}:${agent}`);
   }
   cols.push('robots_status', 'error_code');
   if (evidence) cols.push('robots_url', 'fetched_at', 'robots_sha256', 'robots_truncated');

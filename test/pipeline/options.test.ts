@@ -7,6 +7,9 @@ type Case = [name: keyof Options, value: unknown, expected: unknown];
 const VALID: Case[] = [
   ['agents', 'Googlebot', ['Googlebot']],
   ['agents', ['MyBot/2.1', ' GPTBot '], ['MyBot', 'GPTBot']],
+  ['agents', 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)', ['GPTBot']],
+  ['agents', 'Mozilla/5.0 (compatible; ZzzNewBot/3.1; +https://zzz.example/about)', ['ZzzNewBot']],
+  ['agentColumn', 'user_agent', 'user_agent'],
   ['threads', '3', 3],
   ['threads', 256, 256],
   ['cache', 'c.sqlite', 'c.sqlite'],
@@ -52,6 +55,12 @@ const VALID: Case[] = [
 const INVALID: [name: keyof Options, value: unknown, message: string][] = [
   ['agents', '/2.1', 'Invalid option `agents`: expected a non-empty product token, got "/2.1" (string)'],
   ['agents', [''], 'Invalid option `agents`: expected a non-empty string, got "" (string)'],
+  [
+    'agents',
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    'Invalid option `agents`: "Mozilla/5.0 (Windows NT 10.0; Win64; x64…" is a browser User-Agent, not a crawler\'s product token',
+  ],
+  ['agentColumn', '', 'Invalid option `agentColumn`: expected a non-empty string, got "" (string)'],
   ['threads', 'x', 'Invalid option `threads`: expected an integer from 1 to 256, got "x" (string)'],
   ['threads', 0, 'Invalid option `threads`: expected an integer from 1 to 256, got 0 (number)'],
   ['threads', 1.5, 'Invalid option `threads`: expected an integer from 1 to 256, got 1.5 (number)'],
