@@ -1,6 +1,6 @@
 import type { ReportModel } from '../report-model.js';
 import { Html, html, join } from './html-escape.js';
-import { accessSection } from './render-access.js';
+import { accessOf, accessRowId, accessSection } from './render-access.js';
 import { changesSection } from './render-changes.js';
 import { headlineSection } from './render-headline.js';
 import { outcomesSection } from './render-outcomes.js';
@@ -41,9 +41,14 @@ export function renderReportHtml(model: ReportModel): string {
   shown(model.outcomes.problemSites).forEach((e, i) => {
     if (!problemIds.has(e.site)) problemIds.set(e.site, `site-${i + 1}`);
   });
+  // A violation's site links to its row in the access table (its rules), else among the sites not parsed.
+  const accessIds = new Map<string, string>();
+  accessOf(model)?.topSites.forEach((s, i) => {
+    if (!accessIds.has(s.site)) accessIds.set(s.site, accessRowId(i));
+  });
   const sections: Section[] = [
     headlineSection(model),
-    violationsSection(model, (site) => problemIds.get(site)),
+    violationsSection(model, (site) => accessIds.get(site) ?? problemIds.get(site)),
     outcomesSection(model, problemIds),
     accessSection(model),
     changesSection(model),

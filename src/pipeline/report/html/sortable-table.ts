@@ -12,6 +12,8 @@ export interface TableCell {
   /** The value sorted on, when the shown text is not it (formatted counts, "at least" figures). */
   sort?: number | string;
   className?: string;
+  /** A tooltip (the detail behind a short word). */
+  title?: string;
 }
 
 export type Cell = TableCell | string | number;
@@ -54,7 +56,7 @@ export function sortableTable(spec: TableSpec): Html {
       const cls = [numeric ? 'num' : '', c.className ?? ''].filter(Boolean).join(' ');
       return html`<td${cls ? html` class="${cls}"` : ''}${
         c.sort !== undefined ? html` data-sort="${String(c.sort)}"` : ''
-      }>${c.content}</td>`;
+      }${c.title ? html` title="${c.title}"` : ''}>${c.content}</td>`;
     });
     return html`<tr${id ? html` id="${id}"` : ''}>${cells}</tr>`;
   });

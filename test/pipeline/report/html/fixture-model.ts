@@ -1,3 +1,5 @@
+import type { AccessSection } from '../../../../src/pipeline/report/access-section.js';
+import type { ChangesSection } from '../../../../src/pipeline/report/changes-section.js';
 import type { ReportModel, TopList } from '../../../../src/pipeline/report/report-model.js';
 
 /** Text as hostile sites write it: markup, quotes, an ampersand, a control character and a lone surrogate. */
@@ -27,7 +29,7 @@ export function fixtureModel(): ReportModel {
       since: '2026-11-25T00:00:00Z',
       top: 20,
       agentsOfInterest: ['Googlebot', 'GPTBot'],
-      policySource: null,
+      policySource: 'cache',
     },
     headline: {
       rows: 1900,
@@ -116,8 +118,8 @@ export function fixtureModel(): ReportModel {
         { site: 'https://gone.example', outcome: 'unavailable', cause: '404', count: 7, examples: [] },
       ]),
     },
-    access: null,
-    changes: null,
+    access: fixtureAccess(),
+    changes: fixtureChanges(),
     overTime: {
       column: 'time',
       rows: { '2026-11-23': 600, '2026-11-24': 700, '2026-11-25': 600 },
@@ -129,5 +131,116 @@ export function fixtureModel(): ReportModel {
       badTimes: 0,
       daysExact: true,
     },
+  };
+}
+
+/** Three sites, two agents of interest: one site blocks GPTBot fully, one partly, one cannot be reached. */
+export function fixtureAccess(): AccessSection {
+  return {
+    agents: ['Googlebot', 'GPTBot'],
+    sites: 3,
+    exact: true,
+    totals: {
+      Googlebot: { full: 0, partial: 1, none: 1, unavailable: 0, unreachable: 1, unknown: 0 },
+      GPTBot: { full: 1, partial: 1, none: 0, unavailable: 0, unreachable: 1, unknown: 0 },
+    },
+    topSites: [
+      {
+        site: 'https://news.example',
+        rows: 900,
+        outcome: 'parsed',
+        agents: {
+          Googlebot: { access: 'none' },
+          GPTBot: { access: 'full', line: 4, rule: 'Disallow: /' },
+        },
+      },
+      {
+        site: `https://${HOSTILE}.example`,
+        rows: 300,
+        outcome: 'parsed',
+        agents: {
+          Googlebot: { access: 'partial', line: 12, rule: `Disallow: /${HOSTILE}` },
+          GPTBot: { access: 'partial', line: 12, rule: `Disallow: /${HOSTILE}` },
+        },
+      },
+      {
+        site: 'https://down.example',
+        rows: 20,
+        outcome: 'unreachable',
+        agents: { Googlebot: { access: 'unreachable' }, GPTBot: { access: 'unreachable' } },
+      },
+    ],
+    topSitesLimit: 50,
+    topSitesExact: true,
+    rowsBound: 0,
+  };
+}
+
+/** news.example closed itself to GPTBot in the window, and 120 GPTBot rows flipped to disallowed. */
+export function fixtureChanges(): ChangesSection {
+  return {
+    since: '2026-11-25T00:00:00.000Z',
+    until: '2026-11-26T06:00:00.000Z',
+    changedSites: 1,
+    newSites: 0,
+    outcomeChanges: { 'parsed→parsed': 1 },
+    sites: [
+      {
+        site: 'https://news.example',
+        rows: 900,
+        before: {
+          outcome: 'parsed',
+          status: 200,
+          errorCode: null,
+          sha256: 'aa',
+          validFrom: '2026-10-01T00:00:00.000Z',
+        },
+        after: {
+          outcome: 'parsed',
+          status: 200,
+          errorCode: null,
+          sha256: 'bb',
+          validFrom: '2026-11-25T03:00:00.000Z',
+        },
+        versionsInWindow: 1,
+        groups: [
+          {
+            group: ['GPTBot'],
+            change: 'added',
+            added: ['Disallow: /', `Disallow: /${HOSTILE}`],
+            removed: [],
+            addedCount: 2,
+            removedCount: 0,
+          },
+          {
+            group: ['*'],
+            change: 'changed',
+            added: ['Allow: /public'],
+            removed: ['Disallow: /tmp'],
+            addedCount: 1,
+            removedCount: 1,
+          },
+        ],
+        groupCount: 2,
+      },
+    ],
+    sitesLimit: 50,
+    sitesExact: true,
+    rowsCompared: 400,
+    rowsSkipped: 3,
+    flips: { GPTBot: { allowedToDisallowed: 120, disallowedToAllowed: 0 } },
+    topFlips: [
+      {
+        site: 'https://news.example',
+        agent: 'GPTBot',
+        allowedToDisallowed: 120,
+        disallowedToAllowed: 0,
+        examples: ['https://news.example/a'],
+        rule: { version: 'new', line: 4, rule: 'Disallow: /' },
+      },
+    ],
+    flipsLimit: 50,
+    flipsExact: true,
+    asOf: true,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REPORT_CSP, renderReportHtml } from '../../../../src/pipeline/report/html/render-report.js';
-import { fixtureModel, HOSTILE } from './fixture-model.js';
+import { fixtureAccess, fixtureChanges, fixtureModel, HOSTILE } from './fixture-model.js';
 
 function count(text: string, needle: string): number {
   return text.split(needle).length - 1;
@@ -65,10 +65,59 @@ describe('renderReportHtml', () => {
     expect(count(violations, 'https://down.example</a>')).toBe(1);
   });
 
-  it('links a violation’s site to its row among the sites not parsed', () => {
-    const page = renderReportHtml(fixtureModel());
+  it('links a violation’s site to its row in the access table, else among the sites not parsed', () => {
+    const model = fixtureModel();
+    let page = renderReportHtml(model);
+    expect(page).toContain('<tr id="access-1"><td>https://news.example</td>');
+    expect(section(page, 'violations')).toContain('<a href="#access-1">https://news.example</a>');
+    expect(section(page, 'violations')).toContain('<a href="#access-3">https://down.example</a>');
+    model.access = null;
+    page = renderReportHtml(model);
     expect(page).toContain('<tr id="site-1"><td>https://down.example</td>');
     expect(section(page, 'violations')).toContain('<a href="#site-1">https://down.example</a>');
+    expect(section(page, 'violations')).not.toContain('href="#access');
+  });
+
+  it('shows each site’s access per agent as a word and a colour, with the deciding rule', () => {
+    const page = renderReportHtml(fixtureModel());
+    const access = section(page, 'access');
+    expect(access).toContain(
+      '<td class="access-full" data-sort="blocked" title="blocked (line 4: Disallow: /)">blocked · line 4</td>',
+    );
+    expect(access).toContain('<td class="access-none" data-sort="open" title="open">open</td>');
+    expect(count(access, 'class="access-partial"')).toBe(2);
+    // One bar per agent of interest.
+    expect(count(access, '<g class="bar">')).toBe(2);
+  });
+
+  it('shows the rule-level diff per group and the flips with the rule responsible', () => {
+    const changes = section(renderReportHtml(fixtureModel()), 'changes');
+    expect(changes).toContain('<span class="rule">User-agent: GPTBot</span> (added)');
+    expect(changes).toContain('<li class="diff-add">+ Disallow: /</li>');
+    expect(changes).toContain('<li class="diff-del">− Disallow: /tmp</li>');
+    expect(changes).toContain('new line 4: Disallow: /');
+    expect(changes).toContain('<td class="num" data-sort="120">120</td>');
+  });
+
+  it('draws at most 5 groups and 10 rules a side per site, and says how many more', () => {
+    const model = fixtureModel();
+    const changed = fixtureChanges();
+    model.changes = changed;
+    const site = changed.sites[0]!;
+    const many = Array.from({ length: 25 }, (_, i) => `Disallow: /r${i}`);
+    site.groups = Array.from({ length: 8 }, (_, g) => ({
+      group: [`Bot${g}`],
+      change: 'changed' as const,
+      added: many,
+      removed: [],
+      addedCount: 40,
+      removedCount: 0,
+    }));
+    site.groupCount = 9;
+    const changes = section(renderReportHtml(model), 'changes');
+    expect(count(changes, 'class="diff-add"')).toBe(5 * 10);
+    expect(changes).toContain('30 more added');
+    expect(changes).toContain('4 more groups changed');
   });
 
   it('says in one line why a section is empty', () => {
@@ -77,8 +126,11 @@ describe('renderReportHtml', () => {
     model.violations.total = 0;
     const page = renderReportHtml(model);
     expect(section(page, 'over-time')).toContain('No time column: violations per day need --at-column COL.');
-    expect(section(page, 'changes')).toContain('No cache given: changes need robots.txt history (--cache).');
-    expect(section(page, 'access')).toContain(
+    model.changes = null;
+    model.access = null;
+    const page2 = renderReportHtml(model);
+    expect(section(page2, 'changes')).toContain('No cache given: changes need robots.txt history (--cache).');
+    expect(section(page2, 'access')).toContain(
       'crawler access needs the robots.txt files (--cache or --robots-dir)',
     );
     expect(section(page, 'violations')).toContain('No row was disallowed for its agent.');
@@ -106,6 +158,42 @@ describe('renderReportHtml', () => {
     model.overTime!.rows = Object.fromEntries(
       big(366, (i) => [new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), i]),
     );
+    const agents = big(12, (i) => `Agent${i}`);
+    const access = fixtureAccess();
+    access.agents = agents;
+    access.topSites = big(50, (i) => ({
+      site: `https://site-${i}.example`,
+      rows: 50 - i,
+      outcome: 'parsed' as const,
+      agents: Object.fromEntries(
+        agents.map((a) => [
+          a,
+          { access: 'partial' as const, line: 9, rule: `Disallow: /${'y'.repeat(200)}` },
+        ]),
+      ),
+    }));
+    model.access = access;
+    const changes = fixtureChanges();
+    const rules = big(20, (i) => `Disallow: /${i}/${'z'.repeat(100)}`);
+    changes.sites = big(50, (i) => ({
+      ...fixtureChanges().sites[0]!,
+      site: `https://site-${i}.example`,
+      groups: big(20, (g) => ({
+        group: [`Bot${g}`],
+        change: 'changed' as const,
+        added: rules,
+        removed: rules,
+        addedCount: 20,
+        removedCount: 20,
+      })),
+      groupCount: 20,
+    }));
+    changes.topFlips = big(50, (i) => ({
+      ...fixtureChanges().topFlips[0]!,
+      site: `https://site-${i}.example`,
+      examples: [long(i), long(i + 1), long(i + 2)],
+    }));
+    model.changes = changes;
     const page = renderReportHtml(model);
     expect(count(section(page, 'violations'), 'site-999.example')).toBe(0);
     expect(Buffer.byteLength(page)).toBeLessThan(2 * 1024 * 1024);
