@@ -53,7 +53,7 @@ export interface AccessSection {
 }
 
 export interface AccessOptions {
-  /** Distinct sites remembered (between this and twice this); beyond, the least seen are forgotten. */
+  /** Distinct sites remembered (between this and twice this; default 50,000); beyond, the least seen are forgotten. */
   maxSites?: number;
   /** Rows of the per-site table. */
   topSites?: number;
@@ -98,7 +98,7 @@ export class AccessTally {
   ) {
     this.agents = [...new Set(agents)];
     this.totals = this.agents.map(emptyTotals);
-    this.maxSites = Math.max(1, opts.maxSites ?? 100_000);
+    this.maxSites = Math.max(1, opts.maxSites ?? 50_000);
     this.topLimit = Math.max(0, opts.topSites ?? 50);
   }
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ownString } from '../../core/bytes.js';
 import { diffGroups, type GroupChange } from '../../core/group-diff.js';
-import { parseRobotsTxt, type RobotsTxt } from '../../core/index.js';
+import { type CompiledRules, compileRobotsTxt } from '../../core/index.js';
 import { openCacheReadOnly } from './policy-cache-lookup.js';
 
 /**
@@ -102,8 +102,8 @@ export interface ChangesOptions {
   /** Groups listed per site, and rules per group. */
   maxGroups?: number;
   maxRules?: number;
-  /** Previous versions kept parsed at once. */
-  maxParsed?: number;
+  /** Estimated bytes of the previous versions' rules kept compiled (per site and agent) at once. */
+  maxCompiledBytes?: number;
   asOf?: boolean;
 }
 
@@ -128,6 +128,8 @@ interface ChangedSite {
   after: VersionRow;
   versionsInWindow: number;
   rows: number;
+  /** The previous version's rules by agent, compiled on the first row that needs them (bounded). */
+  rules?: Map<string, CompiledRules>;
 }
 
 interface FlipState extends FlipCounts {
@@ -162,7 +164,10 @@ export function addExample(examples: string[], url: string, max = 3): void {
 
 export class ChangesTally {
   private readonly changed = new Map<string, ChangedSite>();
-  private readonly parsed = new Map<string, RobotsTxt>();
+  /** Compiled rule sets in the order they were made, for eviction; `compiledBytes` is their estimated size. */
+  private readonly compiledOrder: { site: ChangedSite; agent: string; bytes: number }[] = [];
+  private compiledHead = 0;
+  private compiledBytes = 0;
   private readonly flips = new Map<string, FlipState>();
   private readonly flipsByAgent = new Map<string, FlipCounts>();
   private readonly opts: Required<ChangesOptions>;
@@ -184,7 +189,7 @@ export class ChangesTally {
       flipsLimit: opts.flipsLimit ?? 50,
       maxGroups: opts.maxGroups ?? 20,
       maxRules: opts.maxRules ?? 20,
-      maxParsed: opts.maxParsed ?? 256,
+      maxCompiledBytes: opts.maxCompiledBytes ?? 64 * 2 ** 20,
       asOf: opts.asOf ?? false,
     };
     this.bodyStmt = db.prepare('SELECT body FROM bodies WHERE sha256 = ?');
@@ -262,7 +267,7 @@ export class ChangesTally {
     let wasAllowed: boolean;
     let oldRule: FlipRule | null = null;
     if (before.outcome === 'parsed') {
-      const d = this.previous(c).check(url, agent);
+      const d = this.previous(c, agent).check(url);
       wasAllowed = d.allowed;
       if (d.line > 0) oldRule = { version: 'old', line: d.line, rule: d.rule };
     } else wasAllowed = before.outcome === 'unavailable';
@@ -271,18 +276,30 @@ export class ChangesTally {
     this.flip(site, agent, url, nowAllowed ? oldRule : newRule, !nowAllowed);
   }
 
-  /** The previous version parsed, kept in a bounded most-recently-used map. */
-  private previous(c: ChangedSite): RobotsTxt {
-    let robots = this.parsed.get(c.site);
-    if (robots !== undefined) {
-      this.parsed.delete(c.site);
-      this.parsed.set(c.site, robots);
-      return robots;
+  /** The previous version's rules for `agent`, compiled once per site and agent within a byte budget. */
+  private previous(c: ChangedSite, agent: string): CompiledRules {
+    c.rules ??= new Map();
+    let rules = c.rules.get(agent);
+    if (rules !== undefined) return rules;
+    rules = compileRobotsTxt(this.body(c.before!.sha256), [agent])[0]!;
+    // Oldest first: rows of a site come spread over the input, so recency says little.
+    while (
+      this.compiledBytes + rules.byteSize > this.opts.maxCompiledBytes &&
+      this.compiledHead < this.compiledOrder.length
+    ) {
+      const old = this.compiledOrder[this.compiledHead]!;
+      this.compiledOrder[this.compiledHead++] = undefined as never;
+      old.site.rules?.delete(old.agent);
+      this.compiledBytes -= old.bytes;
     }
-    robots = parseRobotsTxt(this.body(c.before!.sha256));
-    if (this.parsed.size >= this.opts.maxParsed) this.parsed.delete(this.parsed.keys().next().value!);
-    this.parsed.set(c.site, robots);
-    return robots;
+    if (this.compiledHead > 1024 && this.compiledHead * 2 > this.compiledOrder.length) {
+      this.compiledOrder.splice(0, this.compiledHead);
+      this.compiledHead = 0;
+    }
+    c.rules.set(agent, rules);
+    this.compiledOrder.push({ site: c, agent, bytes: rules.byteSize });
+    this.compiledBytes += rules.byteSize;
+    return rules;
   }
 
   private body(sha256: string | null): Uint8Array {
