@@ -98,8 +98,17 @@ export function accessOf(ordered: Ordered): AccessDecision {
 export function agentAccess(body: string | Uint8Array, agents: readonly string[]): AccessDecision[] {
   const keys = agents.map(agentKey);
   const parsed = parseBinary(toBinary(body), keys);
+  // Agents that select the same groups (most: those no group names) get the same answer.
+  const bySelection = new Map<string, AccessDecision>();
   return keys.map((key) => {
-    const ordered = orderRules(rulesOf(selectGroups(parsed.groups, key).groups));
-    return ordered.patterns.length === 0 ? NONE : accessOf(ordered);
+    const { specific, groups } = selectGroups(parsed.groups, key);
+    const selection = specific ? groups.map((g) => parsed.groups.indexOf(g)).join(',') : '*';
+    let decision = bySelection.get(selection);
+    if (decision === undefined) {
+      const ordered = orderRules(rulesOf(groups));
+      decision = ordered.patterns.length === 0 ? NONE : accessOf(ordered);
+      bySelection.set(selection, decision);
+    }
+    return decision;
   });
 }

@@ -193,3 +193,12 @@ describe('ChangesTally', () => {
     );
   });
 });
+
+describe('ChangesTally within a small compile budget', () => {
+  it('gives the same flips when it must compile the previous rules again', () => {
+    const whole = run([...ROWS, ...ROWS]);
+    const tight = run([...ROWS, ...ROWS], { maxCompiledBytes: 1 });
+    expect(tight).toEqual(whole);
+    expect(whole.flips.GPTBot).toEqual({ allowedToDisallowed: 4, disallowedToAllowed: 0 });
+  });
+});
