@@ -62,13 +62,11 @@ function accessCell(a: SiteAgentAccess | undefined): TableCell {
 export function accessSection(model: ReportModel): Section {
   const access = accessOf(model);
   if (access === null) {
-    return {
-      id: 'access',
-      title: 'Crawler access',
-      body: emptyNote(
-        'No policy source given: crawler access needs the robots.txt files (--cache or --robots-dir).',
-      ),
-    };
+    const why =
+      model.options.policySource === null
+        ? 'No policy source given: crawler access needs the robots.txt files (--cache or --robots-dir).'
+        : 'Crawler access was not computed for this report.';
+    return { id: 'access', title: 'Crawler access', body: emptyNote(why) };
   }
   if (access.agents.length === 0 || access.sites === 0) {
     return {

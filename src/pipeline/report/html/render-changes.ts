@@ -57,11 +57,13 @@ function flipRule(r: FlipRule | null): string {
 export function changesSection(model: ReportModel): Section {
   const c = changesOf(model);
   if (c === null) {
-    return {
-      id: 'changes',
-      title: 'Changes',
-      body: emptyNote('No cache given: changes need robots.txt history (--cache).'),
-    };
+    const why =
+      model.options.policySource === 'cache'
+        ? 'Changes were not computed for this report.'
+        : model.options.policySource === 'robots-dir'
+          ? 'A robots directory holds only the current files: changes need robots.txt history (--cache).'
+          : 'No cache given: changes need robots.txt history (--cache).';
+    return { id: 'changes', title: 'Changes', body: emptyNote(why) };
   }
   const intro = html`<p>Window ${c.since} to ${c.until}: ${formatCount(c.changedSites)} sites of the data changed their robots.txt${
     c.sitesExact ? '' : ' (at least: more changed sites than the report loads)'

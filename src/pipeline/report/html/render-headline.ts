@@ -67,6 +67,8 @@ export function headlineSection(model: ReportModel): Section {
     chartAgents.length < byRows.length
       ? html`<p class="note">The chart shows the ${CHART_AGENTS} agents with the most rows; the table lists all ${formatCount(byRows.length)}.</p>`
       : null;
+  // Grace exists only as of a time: the column would be all zeros otherwise.
+  const withGrace = Object.values(h.grace).some((n) => n > 0);
   const rows = byRows.map((a) => {
     const total = agentRows(model, a);
     const cells: (TableCell | string | number)[] = [a, total];
@@ -74,7 +76,8 @@ export function headlineSection(model: ReportModel): Section {
       const v = h.verdicts[a]![s.key] ?? 0;
       cells.push({ content: `${formatCount(v)} (${formatShare(v, total)})`, sort: v });
     }
-    cells.push(h.violations[a] ?? 0, h.grace[a] ?? 0);
+    cells.push(h.violations[a] ?? 0);
+    if (withGrace) cells.push(h.grace[a] ?? 0);
     return cells;
   });
   const table = sortableTable({
@@ -84,7 +87,7 @@ export function headlineSection(model: ReportModel): Section {
       { label: 'rows', numeric: true },
       ...series.map((s) => ({ label: s.label, numeric: true })),
       { label: 'violations', numeric: true },
-      { label: 'grace', numeric: true },
+      ...(withGrace ? [{ label: 'grace', numeric: true }] : []),
     ],
     rows,
     sortedBy: { column: 1, direction: 'descending' },

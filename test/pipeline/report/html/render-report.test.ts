@@ -128,12 +128,17 @@ describe('renderReportHtml', () => {
     expect(section(page, 'over-time')).toContain('No time column: violations per day need --at-column COL.');
     model.changes = null;
     model.access = null;
+    model.options.policySource = null;
     const page2 = renderReportHtml(model);
     expect(section(page2, 'changes')).toContain('No cache given: changes need robots.txt history (--cache).');
     expect(section(page2, 'access')).toContain(
       'crawler access needs the robots.txt files (--cache or --robots-dir)',
     );
     expect(section(page, 'violations')).toContain('No row was disallowed for its agent.');
+    model.options.policySource = 'robots-dir';
+    const page3 = renderReportHtml(model);
+    expect(section(page3, 'changes')).toContain('A robots directory holds only the current files');
+    expect(section(page3, 'access')).toContain('Crawler access was not computed for this report.');
   });
 
   it('stays small for a large model (every top list full)', () => {
