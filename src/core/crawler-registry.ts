@@ -47,8 +47,13 @@ function tableMatch(lowerUa: string): CrawlerEntry | undefined {
     let at = lowerUa.indexOf(p.lower);
     while (at >= 0) {
       const end = at + p.lower.length;
-      const before = at === 0 || !isWordChar(lowerUa.charCodeAt(at - 1));
-      const after = end === lowerUa.length || !isWordChar(lowerUa.charCodeAt(end));
+      // Whole words: a pattern's own edge that is not a letter or digit (`Yeti/`) needs no boundary.
+      const before =
+        at === 0 || !isWordChar(p.lower.charCodeAt(0)) || !isWordChar(lowerUa.charCodeAt(at - 1));
+      const after =
+        end === lowerUa.length ||
+        !isWordChar(p.lower.charCodeAt(p.lower.length - 1)) ||
+        !isWordChar(lowerUa.charCodeAt(end));
       if (before && after) return p.entry;
       at = lowerUa.indexOf(p.lower, at + 1);
     }
