@@ -3,9 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '../../src/core/index.js';
 import { PolicyCache } from '../../src/pipeline/cache/policy-cache.js';
+import { type MultiHostServer, ok, startMultiHostServer } from '../helpers/multi-host-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ra-agent-column-'));
@@ -328,5 +329,45 @@ describe('classify --agent-column', () => {
         'GPTBot,,no_history,,,,,no_history,,,,,before_first_version',
       ]);
     }
+  });
+
+  describe('fetching live (127.0.0.1)', () => {
+    let srv: MultiHostServer;
+    beforeAll(async () => {
+      srv = await startMultiHostServer();
+      srv.set('rules.test', ok('User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n'));
+      srv.set('down.test', { kind: 'respond', status: 503 });
+    });
+    afterAll(() => srv.close());
+
+    it('judges each row for its crawler under the fetched robots.txt, then offline from the cache', async () => {
+      const cache = path.join(dir, 'live.sqlite');
+      const input = [
+        'url,ua',
+        `${srv.origin('rules.test')}/public,GPTBot/1.2`,
+        `${srv.origin('rules.test')}/public,Googlebot`,
+        `${srv.origin('rules.test')}/private/a,Googlebot`,
+        `${srv.origin('down.test')}/x,CCBot/2.0`,
+        `${srv.origin('down.test')}/x,-`,
+        '',
+      ].join('\n');
+      const want = [
+        'GPTBot,false,disallowed_explicit,5,Disallow: /',
+        'Googlebot,true,allowed_implicit,,',
+        'Googlebot,false,disallowed_explicit,2,Disallow: /private',
+        'CCBot,false,disallowed_unreachable,,',
+        ',,not_a_crawler,,',
+      ];
+      const pinned = ['--cache', cache, '--resolve', '*=127.0.0.1', '--allow-private', '--retries', '0'];
+      for (const mode of [['--timeout', '3'], ['--offline']]) {
+        const r = await runCli(['classify', '-', ...pinned, ...mode, '--agent-column', 'ua', '--quiet'], {
+          input,
+        });
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+        const out = parse(r.stdout) as string[][];
+        expect(out.slice(1).map((row) => row.slice(2, 7).join(','))).toEqual(want);
+      }
+    });
   });
 });
