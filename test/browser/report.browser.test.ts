@@ -98,6 +98,16 @@ describe.runIf(ON)('the report page in Chromium', () => {
     await expect(header(page, caption, 'agent').getAttribute('aria-sort')).resolves.toBeNull();
   });
 
+  it('leaves columns of example URLs unsortable: no button in their header', async () => {
+    const { page } = await openPage(browser, url);
+    const heads = page
+      .locator('#violations table', { has: page.locator('caption', { hasText: 'By site' }) })
+      .locator('thead th');
+    await expect(heads.nth(1).locator('button').count()).resolves.toBe(1);
+    await expect(heads.nth(2).innerText()).resolves.toBe('example URLs');
+    await expect(heads.nth(2).locator('button').count()).resolves.toBe(0);
+  });
+
   it('reads without JavaScript: the tables and charts are in the page itself', async () => {
     const { page, log } = await openPage(browser, url, { javaScriptEnabled: false });
     expect(await page.locator('th button').count()).toBe(0);
@@ -116,7 +126,7 @@ describe.runIf(ON)('the report page in Chromium', () => {
     expect(log.errors).toEqual([]);
   });
 
-  it('prints without the navigation and without sort arrows', async () => {
+  it('prints: the navigation is hidden and a PDF is made', async () => {
     const { page } = await openPage(browser, url);
     await page.emulateMedia({ media: 'print' });
     await expect(page.locator('nav').isVisible()).resolves.toBe(false);

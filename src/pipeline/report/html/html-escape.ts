@@ -56,15 +56,3 @@ export function raw(text: string): Html {
 export function join(parts: readonly HtmlPart[], separator = ''): Html {
   return new Html(parts.map(partToHtml).join(separator));
 }
-
-/** An id fragment from any text: kebab-case ASCII plus a short hash, so different texts never share an id. */
-export function idFor(prefix: string, text: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
-  const slug = text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40);
-  return `${prefix}-${slug ? `${slug}-` : ''}${h.toString(36)}`;
-}

@@ -103,7 +103,7 @@ export function changesSection(model: ReportModel): Section {
               { label: 'before' },
               { label: 'after' },
               { label: 'versions in window', numeric: true },
-              { label: 'rule changes per group' },
+              { label: 'rule changes per group', sortable: false },
             ],
             rows: c.sites.map((s) => [
               s.site,
@@ -143,7 +143,7 @@ export function changesSection(model: ReportModel): Section {
               { label: 'allowed → disallowed', numeric: true },
               { label: 'disallowed → allowed', numeric: true },
               { label: 'rule responsible' },
-              { label: 'example URLs' },
+              { label: 'example URLs', sortable: false },
             ],
             rows: c.topFlips.map((f) => [
               f.site,

@@ -75,7 +75,7 @@ export function outcomesSection(model: ReportModel, problemIds: Map<string, stri
               { label: 'outcome' },
               { label: 'cause' },
               { label: 'rows', numeric: true },
-              { label: 'example URLs' },
+              { label: 'example URLs', sortable: false },
             ],
             rows: problems.map((e) => [
               e.site,

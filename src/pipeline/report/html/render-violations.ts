@@ -38,14 +38,22 @@ export function violationsSection(
   const byAgent = sortableTable({
     caption: 'By agent',
     hiddenCaption: true,
-    columns: [{ label: 'agent' }, { label: 'violations', numeric: true }, { label: 'example URLs' }],
+    columns: [
+      { label: 'agent' },
+      { label: 'violations', numeric: true },
+      { label: 'example URLs', sortable: false },
+    ],
     rows: shown(v.byAgent).map((e) => [e.agent, e.count, { content: exampleList(e.examples) }]),
     sortedBy: { column: 1, direction: 'descending' },
   });
   const bySite = sortableTable({
     caption: 'By site',
     hiddenCaption: true,
-    columns: [{ label: 'site' }, { label: 'violations', numeric: true }, { label: 'example URLs' }],
+    columns: [
+      { label: 'site' },
+      { label: 'violations', numeric: true },
+      { label: 'example URLs', sortable: false },
+    ],
     rows: shown(v.bySite).map((e) => [
       { content: site(e.site), sort: e.site },
       e.count,
@@ -62,7 +70,7 @@ export function violationsSection(
       { label: 'rule' },
       { label: 'agents' },
       { label: 'violations', numeric: true },
-      { label: 'example URLs' },
+      { label: 'example URLs', sortable: false },
     ],
     rows: shown(v.byRule).map((e) => [
       { content: site(e.site), sort: e.site },

@@ -5,6 +5,8 @@ export interface TableColumn {
   label: string;
   /** Numbers sort numerically (by each cell's `data-sort`) and align right. */
   numeric?: boolean;
+  /** False for columns no order helps with (lists of example URLs): the header stays plain text. */
+  sortable?: boolean;
 }
 
 export interface TableCell {
@@ -45,8 +47,8 @@ export function sortableTable(spec: TableSpec): Html {
   const head = spec.columns.map((c, i) => {
     const sorted = spec.sortedBy?.column === i ? spec.sortedBy.direction : undefined;
     return html`<th scope="col"${c.numeric ? new Html(' class="num" data-type="number"') : ''}${
-      sorted ? new Html(` aria-sort="${sorted}"`) : ''
-    }>${c.label}</th>`;
+      c.sortable === false ? new Html(' data-sortable="false"') : ''
+    }${sorted ? new Html(` aria-sort="${sorted}"`) : ''}>${c.label}</th>`;
   });
   const body = spec.rows.map((row, r) => {
     const id = spec.rowIds?.[r];
@@ -100,6 +102,7 @@ export const SORT_SCRIPT = `(function () {
       var heads = table.tHead.rows[0].cells;
       for (var i = 0; i < heads.length; i++) {
         (function (th, index) {
+          if (th.getAttribute('data-sortable') === 'false') return;
           var button = document.createElement('button');
           button.type = 'button';
           button.className = 'sort';
