@@ -37,7 +37,10 @@ export interface TopList<T> {
 
 export interface TopEntryCounts {
   count: number;
-  /** Up to 3 example URLs: the smallest in byte order (so that merged reports equal the whole). */
+  /**
+   * Up to 3 example URLs: those with the smallest FNV-1a hash of their UTF-8 bytes (then byte order), a
+   * sample that does not depend on row order, so that merged reports keep the examples of the whole.
+   */
   examples: string[];
 }
 

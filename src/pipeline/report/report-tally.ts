@@ -1,4 +1,3 @@
-import { ownString } from '../../core/bytes.js';
 import { parseTime } from '../../workers/row-time.js';
 import { VERDICTS } from '../../workers/verdict-format.js';
 import type {
@@ -9,9 +8,9 @@ import type {
   SiteOutcome,
   ViolationsSection,
 } from './report-model.js';
-import { decodeLatin1, siteOf } from './site-of.js';
+import { decodeLatin1, ownCopy, siteOf } from './site-of.js';
 import { rowOutcome, SITES_HELD, SiteOutcomes, sortedRecord } from './site-outcomes.js';
-import { AGENTS_KEPT, TopTally } from './top-tally.js';
+import { AGENTS_KEPT, exampleHash, TopTally } from './top-tally.js';
 import type { AgentColumns, VerdictLayout } from './verdict-columns.js';
 import type { RecordSink, RowView } from './verdict-reader.js';
 
@@ -147,7 +146,7 @@ export class ReportTally {
     this.rows++;
     if (day !== null) this.dayRows.set(day, (this.dayRows.get(day) ?? 0) + 1);
     const url = v.get(L.url);
-    const site = siteOf(url, v.get(L.host));
+    let site = siteOf(url, v.get(L.host));
     const status = v.get(L.status);
     if (site !== '') {
       const o = rowOutcome(
@@ -157,12 +156,13 @@ export class ReportTally {
         v.get(L.robotsUrl),
         site,
       );
-      this.sites.observe(site, o);
+      site = this.sites.observe(site, o);
       if (o !== null && o.outcome !== 'parsed' && o.outcome !== 'redirect') {
         this.problems.add(
           `${site}\t${o.outcome}\t${o.cause}`,
-          () => ({ site: ownString(site), outcome: o.outcome, cause: ownString(o.cause) }),
+          () => ({ site, outcome: o.outcome, cause: ownCopy(o.cause) }),
           url,
+          exampleHash(url),
         );
       }
       this.hooks.site?.(site);
@@ -183,7 +183,7 @@ export class ReportTally {
     let a = this.agents.get(agent);
     if (a === undefined && this.agents.size < this.o.maxAgents) {
       a = { counts: new Float64Array(KNOWN_VERDICTS.length), violations: 0, grace: 0 };
-      this.agents.set(ownString(agent), a);
+      this.agents.set(ownCopy(agent), a);
     }
     return a;
   }
@@ -213,21 +213,23 @@ export class ReportTally {
     }
     a.violations++;
     this.total++;
-    this.bySite.add(site, () => ({ site: ownString(site) }), url);
-    this.byAgent.add(agent, () => ({ agent: ownString(agent) }), url);
+    const hash = exampleHash(url);
+    this.bySite.add(site, () => ({ site }), url, hash);
+    this.byAgent.add(agent, () => ({ agent: ownCopy(agent) }), url, hash);
     const lineText = v.get(c.ruleLine);
     const rule = v.get(c.rule);
     const status = lineText === '' ? robotsStatus : '';
     const item = this.byRule.add(
       `${site}\t${lineText}\t${rule}\t${status}`,
       () => ({
-        site: ownString(site),
+        site: ownCopy(site),
         line: Number(lineText) || 0,
-        rule: ownString(rule),
-        status: ownString(status),
+        rule: ownCopy(rule),
+        status: ownCopy(status),
         agents: [],
       }),
       url,
+      hash,
     );
     if (item.agents.length < AGENTS_KEPT || agent < item.agents[item.agents.length - 1]!) {
       keepSorted(item.agents, agent, AGENTS_KEPT);
@@ -336,6 +338,6 @@ function keepSorted(list: string[], s: string, limit: number): void {
   let i = list.length;
   while (i > 0 && list[i - 1]! > s) i--;
   if (i > 0 && list[i - 1] === s) return;
-  list.splice(i, 0, ownString(s));
+  list.splice(i, 0, ownCopy(s));
   if (list.length > limit) list.pop();
 }

@@ -1,31 +1,65 @@
 import type { TopEntryCounts, TopList } from './report-model.js';
+import { ownCopy } from './site-of.js';
 
 /** Example URLs kept per entry. */
 export const EXAMPLES = 3;
+/** Keys a tally counts in memory per entry its list keeps. */
+export const HELD_FACTOR = 10;
 
 interface Held<T> {
   item: T;
   n: number;
   examples: string[];
+  /** exampleHash of each example, in the same order. */
+  hashes: number[];
+}
+
+/** FNV-1a over the bytes of a latin1 view (one char per byte). */
+export function exampleHash(latin1: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < latin1.length; i++) {
+    h ^= latin1.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** exampleHash of a text's UTF-8 bytes. */
+export function textHash(text: string): number {
+  return exampleHash(Buffer.from(text, 'utf8').toString('latin1'));
 }
 
 /**
- * Keeps `s` among the `EXAMPLES` smallest strings of `list` (byte order of latin1 text, sorted, no
- * repeats). The smallest rather than the first, so that merged parts keep the examples of the whole.
+ * Keeps `s` among the `EXAMPLES` strings of `list` with the smallest (hash, string): a sample of the
+ * entry's URLs that does not depend on the order rows came in, so merged parts keep the whole's examples.
  */
-export function keepExample(list: string[], s: string): void {
-  const n = list.length;
-  if (n === EXAMPLES && s >= list[n - 1]!) return;
+export function keepExample(list: string[], hashes: number[], s: string, h: number): void {
+  const n = hashes.length;
+  if (n === EXAMPLES && h > hashes[n - 1]!) return;
   let i = n;
-  while (i > 0 && list[i - 1]! > s) i--;
-  if (i > 0 && list[i - 1] === s) return;
-  list.splice(i, 0, s);
-  if (list.length > EXAMPLES) list.pop();
+  while (i > 0 && (hashes[i - 1]! > h || (hashes[i - 1] === h && list[i - 1]! > s))) i--;
+  if (i > 0 && hashes[i - 1] === h && list[i - 1] === s) return;
+  if (i === EXAMPLES) return;
+  // A copy: `s` may be a slice that pins a whole read chunk.
+  list.splice(i, 0, ownCopy(s));
+  hashes.splice(i, 0, h);
+  if (n + 1 > EXAMPLES) {
+    list.pop();
+    hashes.pop();
+  }
+}
+
+/** The examples of two merged entries: the EXAMPLES of both with the smallest (hash, text). */
+export function mergeExamples(a: readonly string[], b: readonly string[]): string[] {
+  const list: string[] = [];
+  const hashes: number[] = [];
+  for (const s of new Set([...a, ...b])) keepExample(list, hashes, s, textHash(s));
+  return list;
 }
 
 /**
- * Counts keys with their example URLs in bounded memory. Past 2×capacity keys, all but the largest
- * `capacity` are dropped; a dropped key seen again starts over, so its count is low by at most the sum,
+ * Counts keys with their example URLs in bounded memory. Past 2×held keys, all but the largest
+ * `held` are dropped; a dropped key seen again starts over, so its count is low by at most the sum,
  * over prunes, of the largest count each dropped (`dropBound`, 0 while nothing was dropped).
  */
 export class TopTally<T> {
@@ -34,26 +68,36 @@ export class TopTally<T> {
   /** Keys inserted (a dropped key seen again counts again). */
   inserted = 0;
 
-  constructor(readonly capacity: number) {}
+  /**
+   * `capacity`: entries the list keeps; `held`: keys counted in memory (more than the list keeps, so that
+   * keys near the cut are counted exactly more often).
+   */
+  constructor(
+    readonly capacity: number,
+    private readonly heldKeys = capacity * HELD_FACTOR,
+  ) {}
 
-  /** Adds `n` to `key` (made by `make` on first sight) with `url` as a candidate example; returns the item. */
-  add(key: string, make: () => T, url: string, n = 1): T {
+  /**
+   * Adds 1 to `key` (made by `make` on first sight) with `url` (hashed as `hash`, '' for none) as a
+   * candidate example; returns the item.
+   */
+  add(key: string, make: () => T, url: string, hash: number): T {
     let e = this.held.get(key);
     if (e === undefined) {
-      if (this.held.size >= 2 * this.capacity) this.prune();
-      e = { item: make(), n: 0, examples: [] };
-      this.held.set(key, e);
+      if (this.held.size >= 2 * this.heldKeys) this.prune();
+      e = { item: make(), n: 0, examples: [], hashes: [] };
+      this.held.set(ownCopy(key), e);
       this.inserted++;
     }
-    e.n += n;
-    if (url !== '') keepExample(e.examples, url);
+    e.n++;
+    if (url !== '') keepExample(e.examples, e.hashes, url, hash);
     return e.item;
   }
 
   private prune(): void {
     const sorted = [...this.held.entries()].sort((a, b) => b[1].n - a[1].n);
     let largest = 0;
-    for (let i = this.capacity; i < sorted.length; i++) {
+    for (let i = this.heldKeys; i < sorted.length; i++) {
       const [key, e] = sorted[i]!;
       if (e.n > largest) largest = e.n;
       this.held.delete(key);
@@ -111,18 +155,6 @@ function cutList<T>(
   return { capacity, show, exact: bound === 0, dropBound: bound, distinct, entries };
 }
 
-/** Smallest `limit` of the union of two sorted lists of strings. */
-export function unionSmallest(a: readonly string[], b: readonly string[], limit: number): string[] {
-  return [...new Set([...a, ...b])].sort(byteOrder).slice(0, limit);
-}
-
-/** Compares strings as UTF-8 bytes (the order examples were chosen in, latin1 views of those bytes). */
-export function byteOrder(a: string, b: string): number {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return Buffer.compare(x, y);
-}
-
 /**
  * The list of two merged reports: counts of the same key added, examples (and `agents`) the smallest of
  * both. Exact when both were and the union fits; each part's bound adds to the other's.
@@ -139,7 +171,7 @@ export function mergeTopLists<T extends object>(a: TopList<T>, b: TopList<T>): T
     }
     overlap++;
     have.count += e.count;
-    have.examples = unionSmallest(have.examples, e.examples, EXAMPLES);
+    have.examples = mergeExamples(have.examples, e.examples);
     const ha = (have as { agents?: string[] }).agents;
     const ea = (e as { agents?: string[] }).agents;
     if (ha !== undefined && ea !== undefined) {
