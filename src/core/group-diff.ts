@@ -119,3 +119,14 @@ export function diffGroups(
   }
   return changes;
 }
+
+/** The Allow/Disallow rule on 1-based `line` of a body as the verdict columns write it, or '' if none. */
+export function ruleAtLine(body: string | Uint8Array, line: number): string {
+  const s = toBinary(body);
+  let rule = '';
+  lexRobots(s, (n, kind, _ks, _ke, vs, ve) => {
+    if (n !== line || (kind !== KeyKind.Allow && kind !== KeyKind.Disallow)) return;
+    rule = `${kind === KeyKind.Allow ? 'Allow' : 'Disallow'}: ${binaryToText(s.slice(vs, ve))}`;
+  });
+  return rule;
+}

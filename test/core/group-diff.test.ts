@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffGroups, groupsOf } from '../../src/core/group-diff.js';
+import { diffGroups, groupsOf, ruleAtLine } from '../../src/core/group-diff.js';
 
 describe('diffGroups', () => {
   it('lists rules added and removed per group, groups added and removed', () => {
@@ -83,5 +83,16 @@ describe('diffGroups', () => {
         removedCount: 0,
       },
     ]);
+  });
+});
+
+describe('ruleAtLine', () => {
+  it('gives the Allow/Disallow rule of a line as verdicts write it, else empty', () => {
+    const body = 'User-agent: *\r\nDisallow: /a # note\r\n\r\nallow:/b\nSitemap: /s\n';
+    expect(ruleAtLine(body, 2)).toBe('Disallow: /a');
+    expect(ruleAtLine(body, 4)).toBe('Allow: /b');
+    expect(ruleAtLine(body, 1)).toBe('');
+    expect(ruleAtLine(body, 5)).toBe('');
+    expect(ruleAtLine(body, 9)).toBe('');
   });
 });

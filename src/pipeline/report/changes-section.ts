@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ownString } from '../../core/bytes.js';
-import { diffGroups, type GroupChange } from '../../core/group-diff.js';
+import { diffGroups, type GroupChange, ruleAtLine } from '../../core/group-diff.js';
 import { type CompiledRules, compileRobotsTxt } from '../../core/index.js';
 import { openCacheReadOnly } from './policy-cache-lookup.js';
 
@@ -168,6 +168,7 @@ export class ChangesTally {
   private readonly compiledOrder: { site: ChangedSite; agent: string; bytes: number }[] = [];
   private compiledHead = 0;
   private compiledBytes = 0;
+  private lastRules: { sha: string; body: Uint8Array; byLine: Map<number, string> } | undefined;
   private readonly flips = new Map<string, FlipState>();
   private readonly flipsByAgent = new Map<string, FlipCounts>();
   private readonly opts: Required<ChangesOptions>;
@@ -272,8 +273,14 @@ export class ChangesTally {
       if (d.line > 0) oldRule = { version: 'old', line: d.line, rule: d.rule };
     } else wasAllowed = before.outcome === 'unavailable';
     if (wasAllowed === nowAllowed) return;
-    const newRule: FlipRule | null = ruleLine > 0 ? { version: 'new', line: ruleLine, rule } : null;
-    this.flip(site, agent, url, nowAllowed ? oldRule : newRule, !nowAllowed);
+    // Made only when the row becomes its entry's first example: reading a rule text may read the body.
+    const ruleOf = (): FlipRule | null => {
+      if (nowAllowed) return oldRule;
+      return ruleLine > 0
+        ? { version: 'new', line: ruleLine, rule: rule || this.currentRule(c, ruleLine) }
+        : null;
+    };
+    this.flip(site, agent, url, ruleOf, !nowAllowed);
   }
 
   /** The previous version's rules for `agent`, compiled once per site and agent within a byte budget. */
@@ -302,13 +309,32 @@ export class ChangesTally {
     return rules;
   }
 
+  /** A line's rule in the current version, for data without rule texts (the last body's lines kept). */
+  private currentRule(c: ChangedSite, line: number): string {
+    const sha = c.after.sha256;
+    if (sha === null) return '';
+    if (this.lastRules?.sha !== sha) this.lastRules = { sha, body: this.body(sha), byLine: new Map() };
+    let rule = this.lastRules.byLine.get(line);
+    if (rule === undefined) {
+      rule = ruleAtLine(this.lastRules.body, line);
+      this.lastRules.byLine.set(line, rule);
+    }
+    return rule;
+  }
+
   private body(sha256: string | null): Uint8Array {
     if (sha256 === null) return new Uint8Array(0);
     const row = this.bodyStmt.get(sha256) as { body: Buffer } | undefined;
     return row?.body ?? new Uint8Array(0);
   }
 
-  private flip(site: string, agent: string, url: string, rule: FlipRule | null, toDisallowed: boolean): void {
+  private flip(
+    site: string,
+    agent: string,
+    url: string,
+    ruleOf: () => FlipRule | null,
+    toDisallowed: boolean,
+  ): void {
     let byAgent = this.flipsByAgent.get(agent);
     if (byAgent === undefined) {
       byAgent = { allowedToDisallowed: 0, disallowedToAllowed: 0 };
@@ -339,7 +365,7 @@ export class ChangesTally {
     f.total++;
     const smallest = f.examples[0];
     addExample(f.examples, url);
-    if (f.examples[0] !== smallest || f.total === 1) f.rule = rule;
+    if (f.examples[0] !== smallest || f.total === 1) f.rule = ruleOf();
   }
 
   private pruneFlips(): void {

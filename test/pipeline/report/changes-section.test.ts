@@ -202,3 +202,14 @@ describe('ChangesTally within a small compile budget', () => {
     expect(whole.flips.GPTBot).toEqual({ allowedToDisallowed: 4, disallowedToAllowed: 0 });
   });
 });
+
+describe('ChangesTally without rule texts in the data', () => {
+  it('reads the rule of a flip from the current version by its line', () => {
+    const t = ChangesTally.open(cache, new Date(4000), new Date(6000));
+    expect(t.wants('https://a.example')).toBe(true);
+    t.observeRow('https://a.example', 'https://a.example/page', 'GPTBot', 'disallowed_explicit', 5);
+    const [flip] = t.finish().topFlips;
+    t.close();
+    expect(flip!.rule).toEqual({ version: 'new', line: 5, rule: 'Disallow: /' });
+  });
+});
