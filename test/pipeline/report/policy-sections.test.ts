@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AccessSection } from '../../../src/pipeline/report/access-section.js';
 import { buildReport } from '../../../src/pipeline/report/build-report.js';
+import type { ChangesSection } from '../../../src/pipeline/report/changes-section.js';
 import { openPolicySections } from '../../../src/pipeline/report/policy-sections.js';
 import { observation, seedCache } from '../cache/cache-fixtures.js';
 
@@ -35,7 +37,7 @@ describe('openPolicySections', () => {
     ])!;
     expect(s.hooks.wants).toBeUndefined();
     expect(s.changes()).toBe(null);
-    expect(s.access()!.sites).toBe(0);
+    expect((s.access() as AccessSection).sites).toBe(0);
   });
 
   it('feeds both sections from the rows of a verdicts file, through the report', async () => {
@@ -54,8 +56,9 @@ describe('openPolicySections', () => {
       now,
     )!;
     const report = await buildReport({ files: [input], sections, now });
-    expect(report.access!.sites).toBe(2);
-    expect(report.access!.totals.GPTBot).toEqual({
+    const access = report.access as AccessSection;
+    expect(access.sites).toBe(2);
+    expect(access.totals.GPTBot).toEqual({
       full: 1,
       partial: 1,
       none: 0,
@@ -63,7 +66,7 @@ describe('openPolicySections', () => {
       unreachable: 0,
       unknown: 0,
     });
-    const changes = report.changes!;
+    const changes = report.changes as ChangesSection;
     expect(changes.until).toBe('1970-01-01T00:00:06.000Z');
     expect(changes.changedSites).toBe(1);
     expect(changes.flips).toEqual({ GPTBot: { allowedToDisallowed: 2, disallowedToAllowed: 0 } });
