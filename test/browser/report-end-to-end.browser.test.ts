@@ -115,6 +115,46 @@ describe.runIf(ON)('classify, then report, then the page in Chromium (the sample
     expect(log.errors).toEqual([]);
   });
 
+  it('shows the same figures for the merged reports of two host shards', async () => {
+    for (const k of [1, 2]) {
+      const shard = await runCli(
+        [
+          'classify',
+          path.join(SAMPLE, 'crawl.csv'),
+          '--robots-dir',
+          path.join(SAMPLE, 'robots'),
+          ...AGENTS.flatMap((a) => ['--agent', a]),
+          '--shard',
+          `${k}/2`,
+          '-o',
+          `part-${k}.csv`,
+          '--quiet',
+        ],
+        { cwd: dir },
+      );
+      expect(shard.code).toBe(0);
+      const part = await runCli(['report', `part-${k}.csv`, '--json', `part-${k}.json`, '--quiet'], {
+        cwd: dir,
+      });
+      expect(part.stderr).toBe('');
+    }
+    const merged = await runCli(
+      ['report', '--merge', 'part-1.json', 'part-2.json', '-o', 'merged.html', '--quiet'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(merged.stderr).toBe('');
+    const { page: whole } = await openPage(browser, url);
+    const { page, log } = await openPage(browser, pathToFileURL(path.join(dir, 'merged.html')).href);
+    const figures = async (p: typeof page) =>
+      (await p.locator('ul.figures li').allInnerTexts()).map((f) => f.replace(/\s+/g, ' ').trim());
+    expect(await figures(page)).toEqual(await figures(whole));
+    expect(await page.locator('#headline svg.chart g.bar').count()).toBe(AGENTS.length);
+    expect(await page.locator('p.meta').innerText()).toContain('merged from 2 reports');
+    expect(log.errors).toEqual([]);
+  });
+
   it('takes the README screenshot: the first screen, 1200 px wide (docs/report.png with UPDATE_SCREENSHOT=1)', async () => {
     const { page } = await openPage(browser, url, { width: 1200 });
     const shot = path.join(dir, 'report.png');

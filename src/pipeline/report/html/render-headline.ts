@@ -23,12 +23,11 @@ function agentRows(model: ReportModel, agent: string): number {
 export function headlineSection(model: ReportModel): Section {
   const h = model.headline;
   const agents = h.agents.filter((a) => h.verdicts[a] !== undefined);
-  const totalViolations = agents.reduce((n, a) => n + (h.violations[a] ?? 0), 0);
   const figures = html`<ul class="figures">${[
     figure(formatCount(h.rows), 'rows'),
     figure(`${h.sitesExact ? '' : '≤ '}${formatCount(h.sites)}`, h.sitesExact ? 'sites' : 'sites (at most)'),
     figure(formatCount(agents.length), agents.length === 1 ? 'agent' : 'agents'),
-    figure(formatCount(totalViolations), 'violations'),
+    figure(formatCount(model.violations.total), 'violations'),
     h.notACrawler > 0 ? figure(formatCount(h.notACrawler), 'rows not from a crawler') : null,
     h.badRows > 0 ? figure(formatCount(h.badRows), 'unreadable rows') : null,
   ]}</ul>`;

@@ -41,7 +41,7 @@ describe('renderReportHtml', () => {
     expect(count(headline, '<g class="bar">')).toBe(model.headline.agents.length);
     expect(headline).toContain('<span class="figure">1,900</span><span class="label">rows</span>');
     expect(headline).toContain('<span class="figure">7</span><span class="label">sites</span>');
-    // 50 + 185 + 17, summed by hand from the fixture.
+    // The fixture's violation total (50 + 185 + 17 by agent).
     expect(headline).toContain('<span class="figure">252</span><span class="label">violations</span>');
     const overTime = section(page, 'over-time');
     expect(count(overTime, '<g class="bar">')).toBe(Object.keys(model.overTime!.rows).length);
