@@ -90,6 +90,8 @@ export class AccessTally {
   private sites = 0;
   private exact = true;
   private rowsBound = 0;
+  private lastSite: string | undefined;
+  private lastEntry: { n: number } | undefined;
 
   constructor(
     private readonly lookup: PolicyLookup,
@@ -104,15 +106,28 @@ export class AccessTally {
 
   /** `rows` rows of `site` (a caller that already counts rows per site may pass them at once). */
   observe(site: string, rows = 1): void {
-    const e = this.seen.get(site);
-    if (e !== undefined) {
-      e.n += rows;
+    // Logs often hold runs of one site's rows: those skip the map.
+    if (site === this.lastSite) {
+      this.lastEntry!.n += rows;
       return;
     }
-    this.judge(site);
-    // A copy: the caller's string may be a slice pinning a whole input buffer.
-    this.seen.set(ownString(site), { n: rows });
-    if (this.seen.size > 2 * this.maxSites) this.prune();
+    let e = this.seen.get(site);
+    if (e !== undefined) e.n += rows;
+    else {
+      this.judge(site);
+      e = { n: rows };
+      // A copy: the caller's string may be a slice pinning a whole input buffer.
+      this.seen.set(ownString(site), e);
+      if (this.seen.size > 2 * this.maxSites) {
+        this.prune();
+        if (!this.seen.has(site)) {
+          this.lastSite = undefined;
+          return;
+        }
+      }
+    }
+    this.lastSite = site;
+    this.lastEntry = e;
   }
 
   private judge(site: string): void {

@@ -168,6 +168,8 @@ export class ChangesTally {
   private readonly compiledOrder: { site: ChangedSite; agent: string; bytes: number }[] = [];
   private compiledHead = 0;
   private compiledBytes = 0;
+  private lastSite: string | undefined;
+  private lastChanged: ChangedSite | undefined;
   private lastRules: { sha: string; body: Uint8Array; byLine: Map<number, string> } | undefined;
   private readonly flips = new Map<string, FlipState>();
   private readonly flipsByAgent = new Map<string, FlipCounts>();
@@ -236,7 +238,14 @@ export class ChangesTally {
 
   /** Whether rows of `site` are wanted by observeRow (its robots.txt changed in the window); counts the row. */
   wants(site: string): boolean {
-    const c = this.changed.get(site);
+    // Runs of one site's rows skip the map; so does the run of an unchanged site.
+    let c: ChangedSite | undefined;
+    if (site === this.lastSite) c = this.lastChanged;
+    else {
+      c = this.changed.get(site);
+      this.lastSite = site;
+      this.lastChanged = c;
+    }
     if (c === undefined) return false;
     c.rows++;
     return c.before !== null;
