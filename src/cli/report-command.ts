@@ -27,7 +27,7 @@ const REPORT_OPTIONS: Record<string, YargsOption> = {
     type: 'string',
     array: true,
     describe:
-      'Agent of interest, added to the major crawlers (repeatable); names a file’s one unsuffixed verdict column',
+      'Agent of interest, added to the major crawlers (repeatable); the first names a file’s lone unsuffixed verdict column',
   },
   'at-column': { type: 'string', describe: 'Time column of the rows: violations per day' },
   'url-column': { type: 'string', describe: 'URL column (default url)' },
@@ -49,8 +49,9 @@ async function run(argv: ReportArgs): Promise<number> {
   try {
     const opts = resolveReportOptions({
       files: (argv.files ?? []).map(inputPath),
-      output: argv.output,
-      json: argv.json,
+      // yargs hands a lone `-` (stdout) over as ''.
+      output: argv.output === '' ? '-' : argv.output,
+      json: argv.json === '' ? '-' : argv.json,
       merge: argv.merge,
       cache: argv.cache,
       robotsDir: argv['robots-dir'],

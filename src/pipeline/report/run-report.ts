@@ -67,7 +67,7 @@ export async function runReport(opts: RunReportOptions): Promise<ReportModel> {
       urlColumn: opts.urlColumn,
       hostColumn: opts.hostColumn,
       ...(opts.atColumn === undefined ? {} : { atColumn: opts.atColumn }),
-      ...(opts.agents.length === 1 ? { unnamedAgent: opts.agents[0]! } : {}),
+      ...(opts.agents.length > 0 ? { unnamedAgent: opts.agents[0]! } : {}),
       reportOptions: {
         since: sections === null ? null : new Date(opts.since).toISOString(),
         agentsOfInterest: opts.agentsOfInterest,
