@@ -2,6 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { HtmlValidate } from 'html-validate';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -94,6 +95,13 @@ describe.runIf(ON)('classify, then report, then the page in Chromium (the sample
     expect([...labels].sort()).toEqual([...AGENTS].sort());
     expect(log.requests).toEqual([url]);
     expect(log.errors).toEqual([]);
+  });
+
+  it('is valid HTML (html-validate, recommended preset)', async () => {
+    const report = await new HtmlValidate({ extends: ['html-validate:recommended'] }).validateString(
+      readFileSync(path.join(dir, 'report.html'), 'utf8'),
+    );
+    expect(report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`))).toEqual([]);
   });
 
   it('sorts the violations by site numerically both ways', async () => {
