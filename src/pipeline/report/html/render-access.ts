@@ -47,12 +47,13 @@ export function accessRowId(index: number): string {
 
 function accessCell(a: SiteAgentAccess | undefined): TableCell {
   if (a === undefined) return { content: '', sort: '' };
-  const level = LEVELS.find((l) => l.key === a.access);
-  const word = level?.word ?? a.access;
+  const rank = LEVELS.findIndex((l) => l.key === a.access);
+  const word = rank < 0 ? a.access : LEVELS[rank]!.word;
   const rule = a.line !== undefined && a.line > 0 ? ` (line ${a.line}: ${a.rule ?? ''})` : '';
   return {
     content: `${word}${a.line ? ` · line ${a.line}` : ''}`,
-    sort: word,
+    // Sorted by severity (blocked first), not by the word's spelling.
+    sort: String(rank < 0 ? LEVELS.length : rank),
     className: CLASS[a.access],
     title: `${word}${rule}`,
   };

@@ -82,9 +82,9 @@ describe('renderReportHtml', () => {
     const page = renderReportHtml(fixtureModel());
     const access = section(page, 'access');
     expect(access).toContain(
-      '<td class="access-full" data-sort="blocked" title="blocked (line 4: Disallow: /)">blocked · line 4</td>',
+      '<td class="access-full" data-sort="0" title="blocked (line 4: Disallow: /)">blocked · line 4</td>',
     );
-    expect(access).toContain('<td class="access-none" data-sort="open" title="open">open</td>');
+    expect(access).toContain('<td class="access-none" data-sort="2" title="open">open</td>');
     expect(count(access, 'class="access-partial"')).toBe(2);
     // One bar per agent of interest.
     expect(count(access, '<g class="bar">')).toBe(2);
