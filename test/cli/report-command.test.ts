@@ -86,6 +86,39 @@ describe('robots-audit report', () => {
     expect(page).toContain('https://a.example');
   });
 
+  it('judges each site for the agents of interest from --robots-dir', async () => {
+    await ok([
+      'report',
+      at('crawl.verdicts.csv'),
+      '--robots-dir',
+      at('robots'),
+      '--json',
+      at('access.json'),
+      '--quiet',
+    ]);
+    const m = json(at('access.json'));
+    expect(m.options.policySource).toBe('robots-dir');
+    expect(m.access?.sites).toBe(3);
+    expect(m.access?.totals.GPTBot).toEqual({
+      full: 1,
+      partial: 0,
+      none: 0,
+      unavailable: 2,
+      unreachable: 0,
+      unknown: 0,
+    });
+    expect(m.access?.totals.Googlebot).toEqual({
+      full: 0,
+      partial: 1,
+      none: 0,
+      unavailable: 2,
+      unreachable: 0,
+      unknown: 0,
+    });
+    // The changes section needs the cache's history.
+    expect(m.changes).toBeNull();
+  });
+
   it('adds --agent to the agents of interest, and names a lone verdict column by it', async () => {
     await ok([
       'classify',

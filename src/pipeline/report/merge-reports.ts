@@ -112,10 +112,10 @@ function mergeOverTime(a: OverTimeSection | null, b: OverTimeSection | null): Ov
   };
 }
 
+/** A section both parts have, merged; null when either lacks it (half a section would misstate the whole). */
 function mergeSection<T>(a: T | null, b: T | null, merge: ((x: T, y: T) => T) | undefined): T | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return merge === undefined ? null : merge(a, b);
+  if (a === null || b === null || merge === undefined) return null;
+  return merge(a, b);
 }
 
 /**

@@ -4,9 +4,10 @@
  * Changes to this shape are additive only; a breaking one bumps `version`.
  */
 
-/** Placeholders until the crawler-access and changes sections have their own types. */
-export type AccessSection = unknown;
-export type ChangesSection = unknown;
+import type { AccessSection } from './access-section.js';
+import type { ChangesSection } from './changes-section.js';
+
+export type { AccessSection, ChangesSection };
 
 export const REPORT_SCHEMA = 'robots-audit-report';
 export const REPORT_VERSION = 1;

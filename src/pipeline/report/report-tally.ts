@@ -52,7 +52,16 @@ export interface RowHooks {
   site?(site: string): void;
   /** Rows of a changed site, for verdict flips: `wants` once per row, `row` per judged agent. */
   wants?(site: string): boolean;
-  row?(site: string, url: string, agent: string, verdict: string, ruleLine: number): void;
+  /** `rule` and `sha256` (the evidence's robots_sha256) are '' when the file has no such column. */
+  row?(
+    site: string,
+    url: string,
+    agent: string,
+    verdict: string,
+    ruleLine: number,
+    rule: string,
+    sha256: string,
+  ): void;
 }
 
 interface AgentEntry {
@@ -85,6 +94,8 @@ export class ReportTally {
   private badTimes = 0;
   private lastDayStart = Number.NaN;
   private lastDay = '';
+  /** robots_sha256 of the row being judged, for the changes hook. */
+  private sha256 = '';
   readonly inputs: ReportInput[] = [];
 
   constructor(
@@ -168,6 +179,7 @@ export class ReportTally {
       this.hooks.site?.(site);
     }
     const flips = site !== '' && this.hooks.wants !== undefined && this.hooks.wants(site);
+    if (flips) this.sha256 = v.get(L.sha256);
     if (L.mode === 'row_agent') {
       if (verdicts[0] === NOT_A_CRAWLER) this.notACrawler++;
       else this.judge(v.get(L.agent), cols[0]!, verdicts[0]!, v, site, url, status, day, flips);
@@ -205,7 +217,10 @@ export class ReportTally {
       return;
     }
     a.counts[vi]!++;
-    if (flips) this.hooks.row?.(site, url, agent, KNOWN_VERDICTS[vi]!, Number(v.get(c.ruleLine)) || 0);
+    if (flips) {
+      const line = Number(v.get(c.ruleLine)) || 0;
+      this.hooks.row?.(site, url, agent, KNOWN_VERDICTS[vi]!, line, v.get(c.rule), this.sha256);
+    }
     if (vi !== DISALLOWED_EXPLICIT && vi !== DISALLOWED_UNREACHABLE) return;
     if (v.get(c.grace) === 'true') {
       a.grace++;

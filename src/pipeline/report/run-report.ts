@@ -2,21 +2,23 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { RobotsAuditError } from '../../core/errors.js';
 import { OutputSink } from '../output-sink.js';
-import { buildReport, type PolicySections } from './build-report.js';
+import { mergeAccess } from './access-section.js';
+import { buildReport } from './build-report.js';
+import { mergeChanges } from './changes-section.js';
 import { renderReportHtml } from './html/render-report.js';
 import { asReport, mergeReports, type SectionMerge } from './merge-reports.js';
+import { openPolicySections } from './policy-sections.js';
 import type { ReportModel } from './report-model.js';
 import type { ReportCommandOptions } from './report-options.js';
 
 export interface RunReportOptions extends ReportCommandOptions {
   /** Agents of interest for the access section: the major crawlers, then `--agent`. */
   agentsOfInterest: string[];
-  /** Opens the policy-based sections when a policy source is given (null: none). */
-  openSections?: (opts: ReportCommandOptions, agents: string[]) => PolicySections | null;
-  sectionMerge?: SectionMerge;
   signal?: AbortSignal;
   now?: Date;
 }
+
+const SECTION_MERGE: SectionMerge = { access: mergeAccess, changes: mergeChanges };
 
 async function readReport(file: string): Promise<ReportModel> {
   let text: string;
@@ -56,11 +58,15 @@ export async function runReport(opts: RunReportOptions): Promise<ReportModel> {
     let merged: ReportModel | null = null;
     for (const file of opts.files) {
       const r = await readReport(file);
-      merged = merged === null ? r : mergeReports(merged, r, opts.sectionMerge);
+      merged = merged === null ? r : mergeReports(merged, r, SECTION_MERGE);
     }
     model = merged!;
   } else {
-    const sections = opts.openSections?.(opts, opts.agentsOfInterest) ?? null;
+    const sections = openPolicySections(
+      { cache: opts.cache, robotsDir: opts.robotsDir, since: opts.since, atColumn: opts.atColumn },
+      opts.agentsOfInterest,
+      opts.now,
+    );
     model = await buildReport({
       files: opts.files,
       delimiter: opts.delimiter,
@@ -69,7 +75,7 @@ export async function runReport(opts: RunReportOptions): Promise<ReportModel> {
       ...(opts.atColumn === undefined ? {} : { atColumn: opts.atColumn }),
       ...(opts.agents.length > 0 ? { unnamedAgent: opts.agents[0]! } : {}),
       reportOptions: {
-        since: sections === null ? null : new Date(opts.since).toISOString(),
+        since: opts.cache === undefined ? null : new Date(opts.since).toISOString(),
         agentsOfInterest: opts.agentsOfInterest,
         policySource: opts.cache !== undefined ? 'cache' : opts.robotsDir !== undefined ? 'robots-dir' : null,
       },

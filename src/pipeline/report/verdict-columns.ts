@@ -25,6 +25,8 @@ export interface VerdictLayout {
   status: number;
   errorCode: number;
   robotsUrl: number;
+  /** `robots_sha256` (evidence), or -1. */
+  sha256: number;
   /** Largest index read: fields past it are never split. */
   last: number;
   /** Agents the header names, as `ReportInput.columnAgents` lists them. */
@@ -114,8 +116,9 @@ export function verdictLayout(file: string, columns: readonly string[], opts: La
   const status = lastNamed(columns, 'robots_status');
   const errorCode = lastNamed(columns, 'error_code');
   const robotsUrl = lastNamed(columns, 'robots_url');
+  const sha256 = lastNamed(columns, 'robots_sha256');
   const host = hostAt === url ? -1 : hostAt;
-  const indexes = [url, host, time, agentCol, status, errorCode, robotsUrl];
+  const indexes = [url, host, time, agentCol, status, errorCode, robotsUrl, sha256];
   for (const a of agents) indexes.push(a.verdict, a.ruleLine, a.rule, a.grace);
   return {
     mode,
@@ -127,6 +130,7 @@ export function verdictLayout(file: string, columns: readonly string[], opts: La
     status,
     errorCode,
     robotsUrl,
+    sha256,
     last: Math.max(...indexes),
     columnAgents,
   };
