@@ -9,7 +9,7 @@ import { stackedBarChart } from './svg-bar-chart.js';
 /** Access levels in reading order: the words the page shows, their colour, and what they mean. */
 const LEVELS: readonly { key: SiteAccessLevel; word: string; tone: string; meaning: string }[] = [
   { key: 'full', word: 'blocked', tone: 'disallow-explicit', meaning: 'every path disallowed' },
-  { key: 'partial', word: 'partly', tone: 'grace', meaning: 'some paths disallowed' },
+  { key: 'partial', word: 'partly', tone: 'partial', meaning: 'some paths disallowed' },
   { key: 'none', word: 'open', tone: 'allow-explicit', meaning: 'nothing disallowed' },
   {
     key: 'unavailable',

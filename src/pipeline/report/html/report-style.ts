@@ -21,8 +21,9 @@ const TONES: Record<string, string> = {
   'allow-implicit': '#81c784',
   'allow-unavailable': '#c5e1a5',
   'disallow-explicit': '#c62828',
-  'disallow-unreachable': '#ef6c00',
-  grace: '#f9a825',
+  'disallow-unreachable': '#795548',
+  grace: '#fbc02d',
+  partial: '#fbc02d',
   'not-judged': '#9e9e9e',
   invalid: '#6a1b9a',
   ...Object.fromEntries(PALETTE.map((c, i) => [`p${i}`, c])),
@@ -70,6 +71,10 @@ svg.chart .axis-label{font-size:11px;fill:var(--muted)}
 svg.chart .axis{stroke:var(--line)}
 ul.legend{list-style:none;padding:0;margin:6px 0;display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.85rem}
 .swatch{display:inline-block;width:.9em;height:.9em;margin-right:5px;vertical-align:-1px;border-radius:2px}
+table.access{font-size:.8rem}
+table.access td{white-space:nowrap}
+table.access td:first-child,table.access th:first-child{position:sticky;left:0;background:#fff;z-index:1}
+table.access thead th:first-child{background:var(--soft)}
 .access-full{background:#ffebe9;color:#82071e;font-weight:600}
 .access-partial{background:#fff8c5;color:#7d4e00}
 .access-none{background:#dafbe1;color:#116329}
@@ -81,7 +86,7 @@ ${toneRules}
   body{max-width:none;padding:0;font-size:11px}
   nav,.noprint{display:none}
   h2{break-after:avoid}
-  thead th{position:static}
+  thead th,table.access td:first-child,table.access th:first-child{position:static}
   tr,figure{break-inside:avoid}
   .table-wrap{overflow:visible}
   button.sort::after{content:""}
