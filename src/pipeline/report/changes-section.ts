@@ -1,16 +1,23 @@
 import type Database from 'better-sqlite3';
-import { ownString } from '../../core/bytes.js';
-import { diffGroups, type GroupChange, ruleAtLine } from '../../core/group-diff.js';
-import { type CompiledRules, compileRobotsTxt } from '../../core/index.js';
+import { diffGroups, type GroupChange } from '../../core/group-diff.js';
 import { openCacheReadOnly } from './policy-cache-lookup.js';
+import { compareFlips, type FlipCounts, type FlipEntry, type FlipRule, FlipTally } from './policy-flips.js';
+import {
+  type ChangedSite,
+  HistoryReader,
+  loadChangedSites,
+  type StoredOutcome,
+  type VersionRow,
+} from './policy-history.js';
+
+export type { FlipCounts, FlipEntry, FlipRule } from './policy-flips.js';
+export type { StoredOutcome } from './policy-history.js';
 
 /**
  * The changes section: sites of the data whose robots.txt got a new version first seen in the window
  * [since, until] after an earlier one, what changed (outcome, rules per group), and verdict flips: rows
  * whose verdict under the version in force before the window differs from their verdict in the data.
  */
-
-export type StoredOutcome = 'parsed' | 'unavailable' | 'unreachable';
 
 export interface VersionInfo {
   outcome: StoredOutcome;
@@ -35,28 +42,6 @@ export interface SiteChange {
   groups: GroupChange[];
   /** Exact number of changed groups. */
   groupCount: number;
-}
-
-export interface FlipCounts {
-  /** Allowed under the previous version, disallowed in the data. */
-  allowedToDisallowed: number;
-  disallowedToAllowed: number;
-}
-
-export interface FlipRule {
-  /** `new`: the data's deciding rule (the row is now disallowed); `old`: the previous version's. */
-  version: 'new' | 'old';
-  line: number;
-  rule: string;
-}
-
-export interface FlipEntry extends FlipCounts {
-  site: string;
-  agent: string;
-  /** Up to 3 URLs that flipped, the smallest in byte order (so merged reports equal the whole). */
-  examples: string[];
-  /** The rule of the smallest example URL; null when no rule decided (an unreachable or missing file). */
-  rule: FlipRule | null;
 }
 
 export interface ChangesSection {
@@ -113,33 +98,6 @@ export interface RowEvidence {
   sha256?: string;
 }
 
-interface VersionRow {
-  origin: string;
-  outcome: StoredOutcome;
-  status: number | null;
-  error_code: string | null;
-  sha256: string | null;
-  valid_from: number;
-}
-
-interface ChangedSite {
-  site: string;
-  before: VersionRow | null;
-  after: VersionRow;
-  versionsInWindow: number;
-  rows: number;
-  /** The previous version's rules by agent, compiled on the first row that needs them (bounded). */
-  rules?: Map<string, CompiledRules>;
-}
-
-interface FlipState extends FlipCounts {
-  site: string;
-  agent: string;
-  total: number;
-  examples: string[];
-  rule: FlipRule | null;
-}
-
 const ALLOWED = new Set(['allowed_explicit', 'allowed_implicit', 'allowed_unavailable']);
 const DISALLOWED = new Set(['disallowed_explicit', 'disallowed_unreachable']);
 
@@ -153,32 +111,16 @@ function info(v: VersionRow): VersionInfo {
   };
 }
 
-/** Keeps the 3 smallest URLs in byte order (UTF-16 order equals it for the BMP; URLs are ASCII mostly). */
-export function addExample(examples: string[], url: string, max = 3): void {
-  if (examples.includes(url)) return;
-  if (examples.length >= max && url >= examples[examples.length - 1]!) return;
-  examples.push(ownString(url));
-  examples.sort();
-  if (examples.length > max) examples.length = max;
-}
-
 export class ChangesTally {
-  private readonly changed = new Map<string, ChangedSite>();
-  /** Compiled rule sets in the order they were made, for eviction; `compiledBytes` is their estimated size. */
-  private readonly compiledOrder: { site: ChangedSite; agent: string; bytes: number }[] = [];
-  private compiledHead = 0;
-  private compiledBytes = 0;
+  private readonly changed: Map<string, ChangedSite>;
+  private readonly history: HistoryReader;
+  private readonly flips: FlipTally;
   private lastSite: string | undefined;
   private lastChanged: ChangedSite | undefined;
-  private lastRules: { sha: string; body: Uint8Array; byLine: Map<number, string> } | undefined;
-  private readonly flips = new Map<string, FlipState>();
-  private readonly flipsByAgent = new Map<string, FlipCounts>();
   private readonly opts: Required<ChangesOptions>;
-  private sitesExact = true;
-  private flipsExact = true;
+  private readonly sitesExact: boolean;
   private rowsCompared = 0;
   private rowsSkipped = 0;
-  private readonly bodyStmt: Database.Statement;
 
   private constructor(
     private readonly db: Database.Database,
@@ -195,8 +137,11 @@ export class ChangesTally {
       maxCompiledBytes: opts.maxCompiledBytes ?? 64 * 2 ** 20,
       asOf: opts.asOf ?? false,
     };
-    this.bodyStmt = db.prepare('SELECT body FROM bodies WHERE sha256 = ?');
-    this.load();
+    this.history = new HistoryReader(db, this.opts.maxCompiledBytes);
+    this.flips = new FlipTally(Math.max(this.opts.flipsLimit, 1000));
+    const loaded = loadChangedSites(db, since, until, this.opts.maxChangedSites);
+    this.changed = loaded.changed;
+    this.sitesExact = loaded.exact;
   }
 
   /** Opens the cache read-only and loads the sites with a version first seen in [since, until]. */
@@ -207,32 +152,6 @@ export class ChangesTally {
     } catch (err) {
       db.close();
       throw err;
-    }
-  }
-
-  private load(): void {
-    // Every version up to `until` of each origin with one first seen in the window, oldest first.
-    const rows = this.db
-      .prepare(
-        `SELECT origin, outcome, status, error_code, sha256, valid_from FROM versions
-         WHERE valid_from <= @until AND origin IN
-           (SELECT DISTINCT origin FROM versions WHERE valid_from >= @since AND valid_from <= @until)
-         ORDER BY origin, valid_from, id`,
-      )
-      .iterate({ since: this.since, until: this.until }) as IterableIterator<VersionRow>;
-    let cur: ChangedSite | undefined;
-    for (const v of rows) {
-      if (cur === undefined || cur.site !== v.origin) {
-        if (this.changed.size >= this.opts.maxChangedSites) {
-          this.sitesExact = false;
-          break;
-        }
-        cur = { site: v.origin, before: null, after: v, versionsInWindow: 0, rows: 0 };
-        this.changed.set(v.origin, cur);
-      }
-      if (v.valid_from < this.since) cur.before = v;
-      else cur.versionsInWindow++;
-      cur.after = v;
     }
   }
 
@@ -277,7 +196,7 @@ export class ChangesTally {
     let wasAllowed: boolean;
     let oldRule: FlipRule | null = null;
     if (before.outcome === 'parsed') {
-      const d = this.previous(c, agent).check(url);
+      const d = this.history.previous(c, agent).check(url);
       wasAllowed = d.allowed;
       if (d.line > 0) oldRule = { version: 'old', line: d.line, rule: d.rule };
     } else wasAllowed = before.outcome === 'unavailable';
@@ -286,102 +205,10 @@ export class ChangesTally {
     const ruleOf = (): FlipRule | null => {
       if (nowAllowed) return oldRule;
       return ruleLine > 0
-        ? { version: 'new', line: ruleLine, rule: rule || this.currentRule(c, ruleLine) }
+        ? { version: 'new', line: ruleLine, rule: rule || this.history.currentRule(c, ruleLine) }
         : null;
     };
-    this.flip(site, agent, url, ruleOf, !nowAllowed);
-  }
-
-  /** The previous version's rules for `agent`, compiled once per site and agent within a byte budget. */
-  private previous(c: ChangedSite, agent: string): CompiledRules {
-    c.rules ??= new Map();
-    let rules = c.rules.get(agent);
-    if (rules !== undefined) return rules;
-    rules = compileRobotsTxt(this.body(c.before!.sha256), [agent])[0]!;
-    // Oldest first: rows of a site come spread over the input, so recency says little.
-    while (
-      this.compiledBytes + rules.byteSize > this.opts.maxCompiledBytes &&
-      this.compiledHead < this.compiledOrder.length
-    ) {
-      const old = this.compiledOrder[this.compiledHead]!;
-      this.compiledOrder[this.compiledHead++] = undefined as never;
-      old.site.rules?.delete(old.agent);
-      this.compiledBytes -= old.bytes;
-    }
-    if (this.compiledHead > 1024 && this.compiledHead * 2 > this.compiledOrder.length) {
-      this.compiledOrder.splice(0, this.compiledHead);
-      this.compiledHead = 0;
-    }
-    c.rules.set(agent, rules);
-    this.compiledOrder.push({ site: c, agent, bytes: rules.byteSize });
-    this.compiledBytes += rules.byteSize;
-    return rules;
-  }
-
-  /** A line's rule in the current version, for data without rule texts (the last body's lines kept). */
-  private currentRule(c: ChangedSite, line: number): string {
-    const sha = c.after.sha256;
-    if (sha === null) return '';
-    if (this.lastRules?.sha !== sha) this.lastRules = { sha, body: this.body(sha), byLine: new Map() };
-    let rule = this.lastRules.byLine.get(line);
-    if (rule === undefined) {
-      rule = ruleAtLine(this.lastRules.body, line);
-      this.lastRules.byLine.set(line, rule);
-    }
-    return rule;
-  }
-
-  private body(sha256: string | null): Uint8Array {
-    if (sha256 === null) return new Uint8Array(0);
-    const row = this.bodyStmt.get(sha256) as { body: Buffer } | undefined;
-    return row?.body ?? new Uint8Array(0);
-  }
-
-  private flip(
-    site: string,
-    agent: string,
-    url: string,
-    ruleOf: () => FlipRule | null,
-    toDisallowed: boolean,
-  ): void {
-    let byAgent = this.flipsByAgent.get(agent);
-    if (byAgent === undefined) {
-      byAgent = { allowedToDisallowed: 0, disallowedToAllowed: 0 };
-      this.flipsByAgent.set(ownString(agent), byAgent);
-    }
-    const key = `${site}\n${agent}`;
-    let f = this.flips.get(key);
-    if (f === undefined) {
-      f = {
-        site: ownString(site),
-        agent: ownString(agent),
-        allowedToDisallowed: 0,
-        disallowedToAllowed: 0,
-        total: 0,
-        examples: [],
-        rule: null,
-      };
-      this.flips.set(key, f);
-      if (this.flips.size > 2 * Math.max(this.opts.flipsLimit, 1000)) this.pruneFlips();
-    }
-    if (toDisallowed) {
-      byAgent.allowedToDisallowed++;
-      f.allowedToDisallowed++;
-    } else {
-      byAgent.disallowedToAllowed++;
-      f.disallowedToAllowed++;
-    }
-    f.total++;
-    const smallest = f.examples[0];
-    addExample(f.examples, url);
-    if (f.examples[0] !== smallest || f.total === 1) f.rule = ruleOf();
-  }
-
-  private pruneFlips(): void {
-    this.flipsExact = false;
-    const keep = Math.max(this.opts.flipsLimit, 1000);
-    const sorted = [...this.flips.entries()].sort((a, b) => b[1].total - a[1].total);
-    for (let i = keep; i < sorted.length; i++) this.flips.delete(sorted[i]![0]);
+    this.flips.add(site, agent, url, ruleOf, !nowAllowed);
   }
 
   finish(): ChangesSection {
@@ -402,13 +229,6 @@ export class ChangesTally {
     }
     seen.sort((a, b) => b.rows - a.rows || (a.site < b.site ? -1 : 1));
     const sites = seen.slice(0, this.opts.sitesLimit).map((c) => this.siteChange(c));
-    const flips: Record<string, FlipCounts> = {};
-    for (const agent of [...this.flipsByAgent.keys()].sort())
-      flips[agent] = { ...this.flipsByAgent.get(agent)! };
-    const topFlips = [...this.flips.values()]
-      .sort(compareFlips)
-      .slice(0, this.opts.flipsLimit)
-      .map(({ total: _total, ...f }) => ({ ...f, examples: [...f.examples] }));
     return {
       since: new Date(this.since).toISOString(),
       until: new Date(this.until).toISOString(),
@@ -420,10 +240,10 @@ export class ChangesTally {
       sitesExact: this.sitesExact,
       rowsCompared: this.rowsCompared,
       rowsSkipped: this.rowsSkipped,
-      flips,
-      topFlips,
+      flips: this.flips.agents(),
+      topFlips: this.flips.top(this.opts.flipsLimit),
       flipsLimit: this.opts.flipsLimit,
-      flipsExact: this.flipsExact,
+      flipsExact: this.flips.exact,
       asOf: this.opts.asOf,
     };
   }
@@ -432,7 +252,11 @@ export class ChangesTally {
     const before = c.before!;
     let groups: GroupChange[] = [];
     if (before.outcome === 'parsed' && c.after.outcome === 'parsed' && before.sha256 !== c.after.sha256) {
-      groups = diffGroups(this.body(before.sha256), this.body(c.after.sha256), this.opts.maxRules);
+      groups = diffGroups(
+        this.history.body(before.sha256),
+        this.history.body(c.after.sha256),
+        this.opts.maxRules,
+      );
     }
     return {
       site: c.site,
@@ -448,18 +272,6 @@ export class ChangesTally {
   close(): void {
     this.db.close();
   }
-}
-
-function flipTotal(f: FlipCounts): number {
-  return f.allowedToDisallowed + f.disallowedToAllowed;
-}
-
-function compareFlips(a: FlipEntry, b: FlipEntry): number {
-  return (
-    flipTotal(b) - flipTotal(a) ||
-    (a.site < b.site ? -1 : a.site > b.site ? 1 : 0) ||
-    (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0)
-  );
 }
 
 function addCounts(into: Record<string, number>, from: Record<string, number>): void {

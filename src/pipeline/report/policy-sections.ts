@@ -15,7 +15,7 @@ export interface PolicySectionOptions {
   atColumn: string | undefined;
 }
 
-/** The row hook of the changes section; `rule` and `sha256` (evidence) are passed when the data has them. */
+/** The row hook of the changes section; `rule` and `sha256` (evidence) are '' or absent when the data has none. */
 export type FlipRowHook = (
   site: string,
   url: string,
@@ -56,7 +56,8 @@ export function openPolicySections(
         verdict,
         ruleLine,
         rule === undefined ? '' : decodeLatin1(rule),
-        sha256 === undefined ? {} : { sha256 },
+        // '' is also what a file without the evidence column gives: no evidence either way.
+        sha256 === undefined || sha256 === '' ? {} : { sha256 },
       );
     };
     return {
