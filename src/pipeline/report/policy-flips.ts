@@ -79,7 +79,6 @@ export class FlipTally {
         rule: null,
       };
       this.entries.set(key, f);
-      if (this.entries.size > 2 * this.keep) this.prune();
     }
     if (toDisallowed) {
       counts.allowedToDisallowed++;
@@ -92,8 +91,11 @@ export class FlipTally {
     const smallest = f.examples[0];
     addExample(f.examples, url);
     if (f.examples[0] !== smallest || f.total === 1) f.rule = ruleOf();
+    // After counting, so that the row counts in its entry if the entry is kept.
+    if (this.entries.size > 2 * this.keep) this.prune();
   }
 
+  /** Keeps the `keep` entries with most flips (on a tie the older); a dropped entry seen again restarts. */
   private prune(): void {
     this.exact = false;
     const sorted = [...this.entries.entries()].sort((a, b) => b[1].total - a[1].total);
