@@ -6,7 +6,10 @@ import { KeyKind, lexRobots } from './lexer.js';
 
 /** One group's change: its user-agents as first written, and its rules added and removed (rule text). */
 export interface GroupChange {
-  /** Product tokens as written (`*` for every crawler), in file order, duplicates dropped. */
+  /**
+   * The user-agent values as written (`*` for every crawler), in file order, one per product token:
+   * `MJ12bot` is shown whole though crawlers match its token `MJ`, as the reference reads it.
+   */
   group: string[];
   /** `added`: only the new body has the group; `removed`: only the old one; else `changed`. */
   change: 'added' | 'removed' | 'changed';
@@ -33,12 +36,18 @@ export function groupsOf(body: string | Uint8Array): Map<string, GroupRules> {
   let names: string[] = [];
   let rules: string[] = [];
   let inRules = false;
+  // Product tokens (what matching compares) and the values as written (what a reader recognises).
+  let tokens: string[] = [];
   const close = (): void => {
     if (names.length === 0) return;
-    const key = [...new Set(names.map((n) => n.toLowerCase()))].sort().join('\n');
+    const key = [...new Set(tokens)].sort().join('\n');
     let g = out.get(key);
     if (g === undefined) {
-      g = { names: [...new Set(names)], rules: new Map() };
+      const shown = new Map<string, string>();
+      tokens.forEach((t, i) => {
+        if (!shown.has(t)) shown.set(t, names[i]!);
+      });
+      g = { names: [...shown.values()], rules: new Map() };
       out.set(key, g);
     }
     for (const r of rules) g.rules.set(r, (g.rules.get(r) ?? 0) + 1);
@@ -48,11 +57,14 @@ export function groupsOf(body: string | Uint8Array): Map<string, GroupRules> {
       if (inRules) {
         close();
         names = [];
+        tokens = [];
         rules = [];
         inRules = false;
       }
       const value = binaryToText(s.slice(vs, ve));
-      names.push(isGlobalAgent(value) ? '*' : extractProductToken(value));
+      const global = isGlobalAgent(value);
+      names.push(global ? '*' : value);
+      tokens.push(global ? '*' : extractProductToken(value).toLowerCase());
     } else if (kind === KeyKind.Allow || kind === KeyKind.Disallow) {
       // Rules before any user-agent line belong to no group, as the reference ignores them.
       if (names.length === 0) return;

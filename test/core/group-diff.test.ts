@@ -41,6 +41,21 @@ describe('diffGroups', () => {
     expect(diffGroups(a, a)).toEqual([]);
   });
 
+  it('keys groups by product token, as crawlers match them, and shows the values as written', () => {
+    const a = 'User-agent: MJ12bot\nUser-agent: * (everyone)\nDisallow: /a\n';
+    const b = 'User-agent: mj/2.0\nUser-agent: *\nDisallow: /b\n';
+    expect(diffGroups(a, b)).toEqual([
+      {
+        group: ['mj/2.0', '*'],
+        change: 'changed',
+        added: ['Disallow: /b'],
+        removed: ['Disallow: /a'],
+        addedCount: 1,
+        removedCount: 1,
+      },
+    ]);
+  });
+
   it('joins groups that name the same agents, and counts a rule written twice', () => {
     const a = 'User-agent: X\nDisallow: /a\n\nUser-agent: X\nDisallow: /a\n';
     const b = 'User-agent: X\nDisallow: /a\n';
