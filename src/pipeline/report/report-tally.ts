@@ -8,7 +8,7 @@ import type {
   SiteOutcome,
   ViolationsSection,
 } from './report-model.js';
-import { decodeLatin1, ownCopy, siteOf } from './site-of.js';
+import { decodeLatin1, fastSite, ownCopy, slowSite } from './site-of.js';
 import { rowOutcome, SITES_HELD, SiteOutcomes, sortedRecord } from './site-outcomes.js';
 import { AGENTS_KEPT, exampleHash, TopTally } from './top-tally.js';
 import type { AgentColumns, VerdictLayout } from './verdict-columns.js';
@@ -20,6 +20,7 @@ const VERDICT_INDEX = new Map(KNOWN_VERDICTS.map((v, i) => [v, i]));
 const DISALLOWED_EXPLICIT = VERDICT_INDEX.get('disallowed_explicit')!;
 const DISALLOWED_UNREACHABLE = VERDICT_INDEX.get('disallowed_unreachable')!;
 const NOT_A_CRAWLER = VERDICT_INDEX.get('not_a_crawler')!;
+const NO_HISTORY = VERDICT_INDEX.get('no_history')!;
 const DAY_MS = 86_400_000;
 
 export interface TallyOptions {
@@ -65,6 +66,8 @@ export interface RowHooks {
 }
 
 interface AgentEntry {
+  /** The agent's name, an own copy (the row's may be a slice of the read chunk). */
+  name: string;
   counts: Float64Array;
   violations: number;
   grace: number;
@@ -142,8 +145,8 @@ export class ReportTally {
   private row(v: RowView, L: VerdictLayout, verdicts: Int32Array): boolean {
     const cols = L.agents;
     for (let k = 0; k < cols.length; k++) {
-      const vi = VERDICT_INDEX.get(v.get(cols[k]!.verdict));
-      if (vi === undefined) {
+      const vi = v.match(cols[k]!.verdict, KNOWN_VERDICTS);
+      if (vi < 0) {
         this.bad('unknown_verdict');
         return false;
       }
@@ -157,16 +160,12 @@ export class ReportTally {
     this.rows++;
     if (day !== null) this.dayRows.set(day, (this.dayRows.get(day) ?? 0) + 1);
     const url = v.get(L.url);
-    let site = siteOf(url, v.get(L.host));
+    let site = fastSite(url) ?? slowSite(url, v.get(L.host));
     const status = v.get(L.status);
     if (site !== '') {
-      const o = rowOutcome(
-        KNOWN_VERDICTS[verdicts[0]!]!,
-        status,
-        v.get(L.errorCode),
-        v.get(L.robotsUrl),
-        site,
-      );
+      const v0 = verdicts[0]!;
+      const errorCode = v0 === NO_HISTORY ? v.get(L.errorCode) : '';
+      const o = rowOutcome(KNOWN_VERDICTS[v0]!, status, errorCode, v.get(L.robotsUrl), site);
       site = this.sites.observe(site, o);
       if (o !== null && o.outcome !== 'parsed' && o.outcome !== 'redirect') {
         this.problems.add(
@@ -194,14 +193,15 @@ export class ReportTally {
   private entry(agent: string): AgentEntry | undefined {
     let a = this.agents.get(agent);
     if (a === undefined && this.agents.size < this.o.maxAgents) {
-      a = { counts: new Float64Array(KNOWN_VERDICTS.length), violations: 0, grace: 0 };
-      this.agents.set(ownCopy(agent), a);
+      const name = ownCopy(agent);
+      a = { name, counts: new Float64Array(KNOWN_VERDICTS.length), violations: 0, grace: 0 };
+      this.agents.set(name, a);
     }
     return a;
   }
 
   private judge(
-    agent: string,
+    rowAgent: string,
     c: AgentColumns,
     vi: number,
     v: RowView,
@@ -211,11 +211,12 @@ export class ReportTally {
     day: string | null,
     flips: boolean,
   ): void {
-    const a = this.entry(agent);
+    const a = this.entry(rowAgent);
     if (a === undefined) {
       this.agentsOverflow++;
       return;
     }
+    const agent = a.name;
     a.counts[vi]!++;
     if (flips) {
       const line = Number(v.get(c.ruleLine)) || 0;
@@ -230,7 +231,7 @@ export class ReportTally {
     this.total++;
     const hash = exampleHash(url);
     this.bySite.add(site, () => ({ site }), url, hash);
-    this.byAgent.add(agent, () => ({ agent: ownCopy(agent) }), url, hash);
+    this.byAgent.add(agent, () => ({ agent }), url, hash);
     const lineText = v.get(c.ruleLine);
     const rule = v.get(c.rule);
     const status = lineText === '' ? robotsStatus : '';

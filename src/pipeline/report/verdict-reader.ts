@@ -21,6 +21,18 @@ export class RowView {
     this.ends = new Int32Array(width);
   }
 
+  /** Index in `names` of the name field `i` holds exactly, or -1; compares in place, with no copy. */
+  match(i: number, names: readonly string[]): number {
+    if (this.fields !== null) return names.indexOf(this.fields[i] ?? '');
+    const start = this.starts[i]!;
+    const len = this.ends[i]! - start;
+    for (let k = 0; k < names.length; k++) {
+      const name = names[k]!;
+      if (name.length === len && this.text.startsWith(name, start)) return k;
+    }
+    return -1;
+  }
+
   /** Field `i` (latin1), '' for -1. */
   get(i: number): string {
     if (i < 0) return '';
@@ -28,6 +40,8 @@ export class RowView {
     return this.text.slice(this.starts[i]!, this.ends[i]!);
   }
 }
+
+const QUOTE = 34;
 
 /** What the reader hands records to. */
 export interface RecordSink {
@@ -125,7 +139,7 @@ class RecordCutter {
       if (kind === KIND_BLANK) {
         // Nothing: classify writes no blank rows.
       } else if (kind === KIND_MALFORMED) this.sink.bad('malformed_record');
-      else if (kind === KIND_QUOTED) this.quoted(text.slice(p, scanner.contentEnd));
+      else if (kind === KIND_QUOTED) this.quoted(text, p, scanner.contentEnd);
       else this.plain(text, p, scanner.contentEnd);
       p = scanner.next;
     }
@@ -159,18 +173,68 @@ class RecordCutter {
     this.sink.row(view);
   }
 
-  private quoted(record: string): void {
-    const [parsed] = parseQuotedRecords([record], this.delimiter);
-    if (parsed === null || parsed === undefined) {
-      this.sink.bad('bad_csv');
-      return;
+  private quoted(text: string, start: number, end: number): void {
+    let fields = this.splitQuoted(text, start, end);
+    if (fields === null) {
+      const [parsed] = parseQuotedRecords([text.slice(start, end)], this.delimiter);
+      if (parsed === null || parsed === undefined) {
+        this.sink.bad('bad_csv');
+        return;
+      }
+      fields = parsed.fields;
     }
-    if (parsed.fields.length < this.width) {
+    if (fields.length < this.width) {
       this.sink.bad('short_row');
       return;
     }
-    this.view.fields = parsed.fields;
+    this.view.fields = fields;
     this.sink.row(this.view);
     this.view.fields = null;
+  }
+
+  /**
+   * The first `width` fields of a record with quotes, split by hand (quoted fields unquoted, `""` read as
+   * `"`); null for what only csv-parse should read (text after a closing quote). Most quoted records are
+   * a User-Agent or URL with a delimiter in it: csv-parse per record would cost more than the rest of the row.
+   */
+  private splitQuoted(text: string, start: number, end: number): string[] | null {
+    const d = this.delimiter;
+    const out: string[] = [];
+    let i = start;
+    while (out.length < this.width) {
+      if (text.charCodeAt(i) !== QUOTE || i >= end) {
+        const at = text.indexOf(d, i);
+        const fe = at < 0 || at >= end ? end : at;
+        out.push(text.slice(i, fe));
+        if (fe === end) break;
+        i = fe + 1;
+        continue;
+      }
+      let j = i + 1;
+      let escaped = false;
+      let close = -1;
+      while (j < end) {
+        const q = text.indexOf('"', j);
+        if (q < 0 || q >= end) break;
+        if (text.charCodeAt(q + 1) === QUOTE && q + 1 < end) {
+          escaped = true;
+          j = q + 2;
+          continue;
+        }
+        close = q;
+        break;
+      }
+      if (close < 0) return null;
+      const value = text.slice(i + 1, close);
+      out.push(escaped ? value.replaceAll('""', '"') : value);
+      if (close + 1 === end) break;
+      if (text[close + 1] !== d) return null;
+      i = close + 2;
+      if (i === end) {
+        out.push('');
+        break;
+      }
+    }
+    return out;
   }
 }
