@@ -44,11 +44,25 @@ function summaryLine(m: ReportModel, opts: { output?: string; json?: string }): 
   return `report: ${m.headline.rows} rows${bad}, ${m.headline.sites} sites, ${agents} agent${agents === 1 ? '' : 's'}, ${m.violations.total} violations → ${to}\n`;
 }
 
+/** yargs drops a lone `-` (stdin) from a list of positionals: the files typed, with stdin if it was. */
+function filesTyped(argv: ReportArgs): string[] {
+  const files = (argv.files ?? []).map(inputPath);
+  const words = process.argv.slice(process.argv.indexOf('report') + 1);
+  const valued = new Set(
+    Object.entries(REPORT_OPTIONS)
+      .filter(([, o]) => o.type !== 'boolean')
+      .flatMap(([name, o]) => [`--${name}`, ...(o.alias === undefined ? [] : [`-${String(o.alias)}`])]),
+  );
+  const typed = words.filter((w, i) => w === '-' && !valued.has(words[i - 1] ?? ''));
+  const kept = files.filter((f) => f === '-').length;
+  return [...files, ...typed.slice(kept)];
+}
+
 async function run(argv: ReportArgs): Promise<number> {
   const stop = stopOnSignals();
   try {
     const opts = resolveReportOptions({
-      files: (argv.files ?? []).map(inputPath),
+      files: filesTyped(argv),
       // yargs hands a lone `-` (stdout) over as ''.
       output: argv.output === '' ? '-' : argv.output,
       json: argv.json === '' ? '-' : argv.json,
@@ -82,7 +96,7 @@ async function run(argv: ReportArgs): Promise<number> {
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
-  command: 'report <files..>',
+  command: 'report [files..]',
   describe: 'Compliance report of classify outputs: violations, robots.txt outcomes, access, changes',
   builder: (yargs: Argv) =>
     yargs

@@ -177,6 +177,14 @@ describe('robots-audit report', () => {
     expect((JSON.parse(r.stdout) as ReportModel).headline.rows).toBe(4);
   });
 
+  it('reads the verdicts from stdin with -', async () => {
+    const input = readFileSync(at('crawl.verdicts.csv'));
+    const r = await runCli(['report', '--json', '-', '-', '--quiet'], { input });
+    expect(r.stderr).toBe('');
+    const m = JSON.parse(r.stdout) as ReportModel;
+    expect(m.inputs.map((i) => [i.path, i.rows])).toEqual([['-', 4]]);
+  });
+
   it.each([
     [['report', 'x.csv'], 'robots-audit: report: give -o FILE.html, --json FILE.json, or both'],
     [
