@@ -169,6 +169,21 @@ describe('robots-audit report', () => {
     expect(all.violations).toEqual(whole.violations);
     expect(all.outcomes).toEqual(whole.outcomes);
     expect(readFileSync(at('all.html'), 'utf8')).toContain('<!DOCTYPE html>');
+    await ok([
+      'report',
+      '--merge',
+      at('p1.json'),
+      at('p2.json'),
+      '--json',
+      at('top.json'),
+      '--top',
+      '1',
+      '--quiet',
+    ]);
+    const top = json(at('top.json'));
+    expect([top.options.top, top.violations.byRule.show, top.violations.byRule.entries.length]).toEqual([
+      1, 1, 2,
+    ]);
   });
 
   it('writes the JSON to stdout with --json -', async () => {

@@ -24,6 +24,8 @@ export interface ReportCommandOptions {
   hostColumn: string;
   delimiter: string;
   top: number;
+  /** `--top` was given (a merge keeps its parts' otherwise). */
+  topGiven: boolean;
   quiet: boolean;
 }
 
@@ -122,6 +124,7 @@ export function resolveReportOptions(raw: Record<string, unknown>, now = Date.no
     hostColumn: text('host-column', raw.hostColumn) ?? 'host',
     delimiter,
     top,
+    topGiven: raw.top !== undefined,
     quiet: raw.quiet === true,
   };
   if (opts.cache !== undefined && opts.robotsDir !== undefined) throw together('cache', 'robots-dir');

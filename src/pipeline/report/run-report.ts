@@ -51,6 +51,14 @@ async function writeText(file: string, text: string, label: string): Promise<voi
   await OutputSink.writeWhole(file, Buffer.from(text), label);
 }
 
+/** Sets how many entries of each top list the page shows. */
+function showTop(model: ReportModel, top: number): void {
+  model.options.top = top;
+  for (const list of [model.violations.bySite, model.violations.byAgent, model.violations.byRule])
+    list.show = top;
+  model.outcomes.problemSites.show = top;
+}
+
 /** `robots-audit report`: the report of verdicts files (or of report JSON files merged), written out. */
 export async function runReport(opts: RunReportOptions): Promise<ReportModel> {
   let model: ReportModel;
@@ -61,6 +69,7 @@ export async function runReport(opts: RunReportOptions): Promise<ReportModel> {
       merged = merged === null ? r : mergeReports(merged, r, SECTION_MERGE);
     }
     model = merged!;
+    if (opts.topGiven) showTop(model, opts.top);
   } else {
     const sections = openPolicySections(
       { cache: opts.cache, robotsDir: opts.robotsDir, since: opts.since, atColumn: opts.atColumn },
