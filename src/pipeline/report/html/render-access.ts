@@ -1,4 +1,4 @@
-import type { AccessSection, SiteAccessLevel, SiteAgentAccess } from '../access-section.js';
+import type { SiteAccessLevel, SiteAgentAccess } from '../access-section.js';
 import type { ReportModel } from '../report-model.js';
 import { html } from './html-escape.js';
 import { formatCount } from './report-format.js';
@@ -35,11 +35,6 @@ const CLASS: Record<SiteAccessLevel, string> = {
   unknown: 'access-unknown',
 };
 
-/** The access section of the model (typed by the section's own module). */
-export function accessOf(model: ReportModel): AccessSection | null {
-  return model.access as AccessSection | null;
-}
-
 /** The id of a site's row in the access table (a link target). */
 export function accessRowId(index: number): string {
   return `access-${index + 1}`;
@@ -61,7 +56,7 @@ function accessCell(a: SiteAgentAccess | undefined): TableCell {
 
 /** Per agent of interest: how many sites block it fully, partly or not at all; and the busiest sites, agent by agent. */
 export function accessSection(model: ReportModel): Section {
-  const access = accessOf(model);
+  const access = model.access;
   if (access === null) {
     const why =
       model.options.policySource === null

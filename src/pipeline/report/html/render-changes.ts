@@ -1,5 +1,5 @@
 import type { GroupChange } from '../../../core/group-diff.js';
-import type { ChangesSection, FlipRule, SiteChange, VersionInfo } from '../changes-section.js';
+import type { FlipRule, SiteChange, VersionInfo } from '../changes-section.js';
 import type { ReportModel } from '../report-model.js';
 import { type Html, html } from './html-escape.js';
 import { formatCount } from './report-format.js';
@@ -9,11 +9,6 @@ import { sortableTable } from './sortable-table.js';
 /** Groups, and rules per side of a group, drawn per site: the page stays small whatever the model holds. */
 const GROUPS_SHOWN = 5;
 const RULES_SHOWN = 10;
-
-/** The changes section of the model (typed by the section's own module). */
-export function changesOf(model: ReportModel): ChangesSection | null {
-  return model.changes as ChangesSection | null;
-}
 
 function version(v: VersionInfo): string {
   const how = v.outcome === 'parsed' ? 'parsed' : `${v.outcome} (${v.errorCode ?? v.status ?? '?'})`;
@@ -55,7 +50,7 @@ function flipRule(r: FlipRule | null): string {
 
 /** robots.txt versions first seen in the window, what changed per group, and the rows whose verdict flipped. */
 export function changesSection(model: ReportModel): Section {
-  const c = changesOf(model);
+  const c = model.changes;
   if (c === null) {
     const why =
       model.options.policySource === 'cache'

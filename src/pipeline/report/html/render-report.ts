@@ -1,6 +1,6 @@
 import type { ReportModel } from '../report-model.js';
 import { Html, html, join } from './html-escape.js';
-import { accessOf, accessRowId, accessSection } from './render-access.js';
+import { accessRowId, accessSection } from './render-access.js';
 import { changesSection } from './render-changes.js';
 import { headlineSection } from './render-headline.js';
 import { outcomesSection } from './render-outcomes.js';
@@ -43,7 +43,7 @@ export function renderReportHtml(model: ReportModel): string {
   });
   // A violation's site links to its row in the access table (its rules), else among the sites not parsed.
   const accessIds = new Map<string, string>();
-  accessOf(model)?.topSites.forEach((s, i) => {
+  model.access?.topSites.forEach((s, i) => {
     if (!accessIds.has(s.site)) accessIds.set(s.site, accessRowId(i));
   });
   const sections: Section[] = [
