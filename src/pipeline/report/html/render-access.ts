@@ -1,7 +1,7 @@
 import type { SiteAccessLevel, SiteAgentAccess } from '../access-section.js';
 import type { ReportModel } from '../report-model.js';
 import { html } from './html-escape.js';
-import { formatCount } from './report-format.js';
+import { counted, formatCount } from './report-format.js';
 import { emptyNote, type Section, tableWrap } from './section.js';
 import { sortableTable, type TableCell } from './sortable-table.js';
 import { stackedBarChart } from './svg-bar-chart.js';
@@ -71,7 +71,7 @@ export function accessSection(model: ReportModel): Section {
       body: emptyNote('No site or no agent of interest to judge.'),
     };
   }
-  const intro = html`<p>How each site’s current robots.txt treats each agent of interest: <strong>blocked</strong> (every path disallowed), <strong>partly</strong> (some paths), <strong>open</strong> (nothing disallowed); or no file (allow all), unreachable (disallow all), unknown (not in the source). ${formatCount(access.sites)} sites${
+  const intro = html`<p>How each site’s current robots.txt treats each agent of interest: <strong>blocked</strong> (every path disallowed), <strong>partly</strong> (some paths), <strong>open</strong> (nothing disallowed); or no file (allow all), unreachable (disallow all), unknown (not in the source). ${counted(access.sites, 'site')}${
     access.exact ? '' : ' (some counted twice: more sites than the report remembers)'
   }.</p>`;
   const chart = stackedBarChart({
@@ -87,7 +87,7 @@ export function accessSection(model: ReportModel): Section {
     rows: access.agents.map((a) => [a, ...LEVELS.map((l) => access.totals[a]?.[l.key] ?? 0)]),
   });
   const top = access.topSites;
-  const sitesNote = html`<p class="note">The ${formatCount(top.length)} sites with most rows${
+  const sitesNote = html`<p class="note">The ${counted(top.length, 'site')} with most rows${
     access.topSitesExact ? '' : ` (row counts may be low by up to ${formatCount(access.rowsBound)})`
   }; hover a cell for the deciding rule.</p>`;
   const sites =

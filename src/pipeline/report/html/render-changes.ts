@@ -2,7 +2,7 @@ import type { GroupChange } from '../../../core/group-diff.js';
 import type { FlipRule, SiteChange, VersionInfo } from '../changes-section.js';
 import type { ReportModel } from '../report-model.js';
 import { type Html, html } from './html-escape.js';
-import { formatCount } from './report-format.js';
+import { counted, formatCount } from './report-format.js';
 import { emptyNote, exampleList, type Section, tableWrap } from './section.js';
 import { sortableTable } from './sortable-table.js';
 
@@ -39,7 +39,7 @@ function siteDiff(s: SiteChange): Html | string {
   const shown = s.groups.slice(0, GROUPS_SHOWN);
   const more = s.groupCount - shown.length;
   return html`<ul class="examples">${shown.map(groupDiff)}${
-    more > 0 ? html`<li class="note">${formatCount(more)} more groups changed</li>` : ''
+    more > 0 ? html`<li class="note">${counted(more, 'more group')} changed</li>` : ''
   }</ul>`;
 }
 
@@ -60,11 +60,11 @@ export function changesSection(model: ReportModel): Section {
           : 'No cache given: changes need robots.txt history (--cache).';
     return { id: 'changes', title: 'Changes', body: emptyNote(why) };
   }
-  const intro = html`<p>Window ${c.since} to ${c.until}: ${formatCount(c.changedSites)} sites of the data changed their robots.txt${
+  const intro = html`<p>Window ${c.since} to ${c.until}: ${counted(c.changedSites, 'site')} of the data changed their robots.txt${
     c.sitesExact ? '' : ' (at least: more changed sites than the report loads)'
-  }, ${formatCount(c.newSites)} had their first version seen. ${formatCount(c.rowsCompared)} rows of changed sites were judged again under the previous version${
+  }, ${counted(c.newSites, 'site')} had their first version seen. ${counted(c.rowsCompared, 'row')} of changed sites judged again under the previous version${
     c.rowsSkipped > 0
-      ? `, ${formatCount(c.rowsSkipped)} could not be (no verdict, or judged under another version)`
+      ? `, ${counted(c.rowsSkipped, 'row')} not (no verdict, or judged under another version)`
       : ''
   }.${c.asOf ? ' Rows were judged as of their time: only rows with evidence columns are known to be judged under the current version.' : ''}</p>`;
   if (c.changedSites === 0 && c.newSites === 0) {

@@ -1,6 +1,6 @@
 import type { ReportModel } from '../report-model.js';
 import { type Html, html } from './html-escape.js';
-import { formatCount, formatShare } from './report-format.js';
+import { counted, formatCount, formatShare } from './report-format.js';
 import { emptyNote, type Section, tableWrap } from './section.js';
 import { sortableTable, type TableCell } from './sortable-table.js';
 import { stackedBarChart } from './svg-bar-chart.js';
@@ -34,7 +34,7 @@ export function headlineSection(model: ReportModel): Section {
   const notes: Html[] = [];
   if (!h.agentsExact) {
     notes.push(
-      html`<p class="note">More agents than the report keeps: ${formatCount(h.agentsOverflow)} rows of other agents are not in the table.</p>`,
+      html`<p class="note">More agents than the report keeps: ${counted(h.agentsOverflow, 'row')} of other agents are not in the table.</p>`,
     );
   }
   if (h.badRows > 0) {

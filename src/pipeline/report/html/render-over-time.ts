@@ -1,6 +1,6 @@
 import type { ReportModel } from '../report-model.js';
 import { html } from './html-escape.js';
-import { formatCount } from './report-format.js';
+import { counted } from './report-format.js';
 import { emptyNote, type Section, tableWrap } from './section.js';
 import { sortableTable } from './sortable-table.js';
 import { stackedColumnChart } from './svg-bar-chart.js';
@@ -28,7 +28,7 @@ export function overTimeSection(model: ReportModel): Section {
   const agents = [...perAgent.keys()].sort((a, b) => perAgent.get(b)! - perAgent.get(a)! || (a < b ? -1 : 1));
   const notes = [
     html`<p class="note">Days are UTC days of the column <code>${t.column}</code>.${
-      t.badTimes > 0 ? ` ${formatCount(t.badTimes)} rows had no readable time.` : ''
+      t.badTimes > 0 ? ` ${counted(t.badTimes, 'row')} without a readable time.` : ''
     }${t.daysExact ? '' : ' More days than the report keeps: some days are missing.'}</p>`,
   ];
   if (days.length === 0) {

@@ -1,6 +1,6 @@
 import type { ReportModel } from '../report-model.js';
 import { html } from './html-escape.js';
-import { formatCount } from './report-format.js';
+import { counted } from './report-format.js';
 import { emptyNote, exampleList, type Section, tableWrap } from './section.js';
 import { sortableTable } from './sortable-table.js';
 import { shown, topListNote } from './top-list-note.js';
@@ -19,10 +19,8 @@ export function violationsSection(
       ? 'rows whose own agent was disallowed (disallowed_explicit or disallowed_unreachable)'
       : 'disallowed rows of each agent column (a row counts once per agent that was disallowed)';
   const graceTotal = Object.values(model.headline.grace).reduce((a, b) => a + b, 0);
-  const intro = html`<p>${formatCount(v.total)} violations: ${mode}.${
-    graceTotal > 0
-      ? ` ${formatCount(graceTotal)} disallowed rows within the grace period are not counted.`
-      : ''
+  const intro = html`<p>${counted(v.total, 'violation')}: ${mode}.${
+    graceTotal > 0 ? ` ${counted(graceTotal, 'disallowed row')} within the grace period not counted.` : ''
   }</p>`;
   if (v.total === 0) {
     return {

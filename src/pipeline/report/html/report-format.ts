@@ -19,3 +19,8 @@ export function formatShare(part: number, whole: number): string {
 export function exactness(exact: boolean): string {
   return exact ? 'exact' : 'at least';
 }
+
+/** "1 site", "2 sites", "1,000 rows": a count and its noun, plural unless the count is 1 (`many` for irregular plurals). */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}

@@ -79,6 +79,7 @@ table.access thead th:first-child{background:var(--soft)}
 .access-partial{background:#fff8c5;color:#7d4e00}
 .access-none{background:#dafbe1;color:#116329}
 .access-unknown{color:var(--muted)}
+li.diff-add,li.diff-del{list-style:none}
 .diff-add{color:#116329}
 .diff-del{color:#82071e}
 ${toneRules}
