@@ -9,7 +9,10 @@ import { verdictSeries } from './verdict-tones.js';
 /** Agents drawn in the verdict chart; the table below it lists every agent. */
 const CHART_AGENTS = 40;
 
-function figure(value: string, label: string): Html {
+/** One headline figure: the count, then its noun (singular for 1); `bound` qualifies an inexact count. */
+function figure(n: number, one: string, bound?: string, many = `${one}s`): Html {
+  const value = `${bound ? '≤ ' : ''}${formatCount(n)}`;
+  const label = `${n === 1 ? one : many}${bound ? ` (${bound})` : ''}`;
   return html`<li><span class="figure">${value}</span><span class="label">${label}</span></li>`;
 }
 
@@ -24,12 +27,14 @@ export function headlineSection(model: ReportModel): Section {
   const h = model.headline;
   const agents = h.agents.filter((a) => h.verdicts[a] !== undefined);
   const figures = html`<ul class="figures">${[
-    figure(formatCount(h.rows), 'rows'),
-    figure(`${h.sitesExact ? '' : '≤ '}${formatCount(h.sites)}`, h.sitesExact ? 'sites' : 'sites (at most)'),
-    figure(formatCount(agents.length), agents.length === 1 ? 'agent' : 'agents'),
-    figure(formatCount(model.violations.total), 'violations'),
-    h.notACrawler > 0 ? figure(formatCount(h.notACrawler), 'rows not from a crawler') : null,
-    h.badRows > 0 ? figure(formatCount(h.badRows), 'unreadable rows') : null,
+    figure(h.rows, 'row'),
+    figure(h.sites, 'site', h.sitesExact ? undefined : 'at most'),
+    figure(agents.length, 'agent'),
+    figure(model.violations.total, 'violation'),
+    h.notACrawler > 0
+      ? figure(h.notACrawler, 'row not from a crawler', undefined, 'rows not from a crawler')
+      : null,
+    h.badRows > 0 ? figure(h.badRows, 'unreadable row') : null,
   ]}</ul>`;
   const notes: Html[] = [];
   if (!h.agentsExact) {

@@ -47,6 +47,17 @@ describe('renderReportHtml', () => {
     expect(count(overTime, '<g class="bar">')).toBe(Object.keys(model.overTime!.rows).length);
   });
 
+  it('names each figure in the singular for 1, and marks an inexact site count as a bound', () => {
+    const model = fixtureModel();
+    model.headline.notACrawler = 1;
+    model.headline.sites = 12;
+    model.headline.sitesExact = false;
+    const headline = section(renderReportHtml(model), 'headline');
+    expect(headline).toContain('<span class="figure">1</span><span class="label">row not from a crawler</span>');
+    expect(headline).toContain('<span class="figure">≤ 12</span><span class="label">sites (at most)</span>');
+    expect(headline).toContain('<span class="figure">2</span><span class="label">unreadable rows</span>');
+  });
+
   it('says whether each top list is exact', () => {
     const page = renderReportHtml(fixtureModel());
     const violations = section(page, 'violations');
