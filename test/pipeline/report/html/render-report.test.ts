@@ -53,7 +53,9 @@ describe('renderReportHtml', () => {
     model.headline.sites = 12;
     model.headline.sitesExact = false;
     const headline = section(renderReportHtml(model), 'headline');
-    expect(headline).toContain('<span class="figure">1</span><span class="label">row not from a crawler</span>');
+    expect(headline).toContain(
+      '<span class="figure">1</span><span class="label">row not from a crawler</span>',
+    );
     expect(headline).toContain('<span class="figure">≤ 12</span><span class="label">sites (at most)</span>');
     expect(headline).toContain('<span class="figure">2</span><span class="label">unreadable rows</span>');
   });
