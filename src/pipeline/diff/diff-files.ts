@@ -250,7 +250,8 @@ export async function diffFiles(opts: DiffOptions): Promise<DiffSummary> {
           compare(o, n);
         }
       }
-      if (out.length > WRITE_CHARS) await flush();
+      // Written at every batch however little: flip lines are cut from the batch's text and hold it.
+      await flush();
     }
     if (matcher !== null) {
       await matcher.finish(async () => {

@@ -1,3 +1,5 @@
+import { detached } from './detached.js';
+
 /**
  * The figures of a diff: rows compared, flips per agent and direction, and the sites with the most
  * flips (bounded: the summary says whether the site list is exact).
@@ -33,7 +35,7 @@ class BoundedCounts {
     let c = this.counts.get(key);
     if (c === undefined) {
       c = [0, 0, 0, 0];
-      this.counts.set(key, c);
+      this.counts.set(detached(key), c);
     }
     c[0]++;
     c[d + 1]!++;

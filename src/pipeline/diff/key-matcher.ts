@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { detached } from './detached.js';
 import type { VerdictRow } from './verdict-reader.js';
 
 /**
@@ -23,14 +24,6 @@ export const MEMORY_ROWS = 20_000;
 
 /** Rows waiting, by key: each packed as JSON (`[record, input, ...cells]`), one string per row. */
 type Waiting = Map<string, string | string[]>;
-
-/**
- * A copy of `s` that holds no reference to the text it was cut from: a waiting row must not keep
- * alive the whole chunk of the file its cells were sliced out of.
- */
-function detached(s: string): string {
-  return s.length < 13 ? s : Buffer.from(s, 'latin1').toString('latin1');
-}
 
 function pack(side: Side, row: VerdictRow): string {
   // OLD's input columns are never written: only NEW's rows are.
