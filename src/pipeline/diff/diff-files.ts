@@ -87,12 +87,21 @@ function keyColumn(head: VerdictHead, key: string, file: string): number {
 
 function cellsWanted(head: VerdictHead, pairs: AgentPair[], side: 'old' | 'new', key: number): number[] {
   const l = head.layout;
-  const want = [l.rowNumber, l.url, l.host, l.agent, key];
+  // Pairing by key writes NEW's rows: OLD's row number and site are not needed (nor kept waiting).
+  const keyed = key >= 0 && side === 'old';
+  const want = keyed ? [-1, -1, -1, l.agent, key] : [l.rowNumber, l.url, l.host, l.agent, key];
   for (const p of pairs) {
     const g = p[side];
     want.push(g.allowed, g.verdict, g.ruleLine, g.rule);
   }
   return want;
+}
+
+/** The row's key, taken out of its cells (a waiting row need not carry it twice). */
+function keyOf(row: VerdictRow): string {
+  const key = row.cells[KEY]!;
+  row.cells[KEY] = '';
+  return key;
 }
 
 export async function diffFiles(opts: DiffOptions): Promise<DiffSummary> {
@@ -205,7 +214,7 @@ export async function diffFiles(opts: DiffOptions): Promise<DiffSummary> {
             ob === null ? [newReader, nb!, NEW] : [oldReader, ob, OLD];
           for (let i = side === OLD ? oi : ni; i < b.lines.length; i++) {
             const r = reader.row(b, i);
-            matcher.add(side, r.cells[KEY]!, r);
+            matcher.add(side, keyOf(r), r);
           }
           if (side === OLD) oi = b.lines.length;
           else ni = b.lines.length;
@@ -219,9 +228,9 @@ export async function diffFiles(opts: DiffOptions): Promise<DiffSummary> {
               continue;
             }
             const o = oldReader.row(ob, oi);
-            matcher.add(OLD, o.cells[KEY]!, o);
+            matcher.add(OLD, keyOf(o), o);
             const n = newReader.row(nb, ni);
-            matcher.add(NEW, n.cells[KEY]!, n);
+            matcher.add(NEW, keyOf(n), n);
           }
         }
       } else {

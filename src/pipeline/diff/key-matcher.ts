@@ -130,7 +130,7 @@ export class KeyMatcher {
       return;
     }
     this.spill(this.held, true);
-    this.db.exec('CREATE INDEX pending_key ON pending (side, key, seq)');
+    // No index: each side is sorted by SQLite's external sorter and read in order, never looked up row by row.
     // A second connection reads NEW's rows while the first reads OLD's (one connection runs one query).
     const other = new Database(this.db.name, { readonly: true });
     try {
