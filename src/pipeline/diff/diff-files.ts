@@ -264,6 +264,7 @@ export async function diffFiles(opts: DiffOptions): Promise<DiffSummary> {
     }
     if (matcher !== null) {
       await matcher.finish(async () => {
+        stopped();
         if (out.length > WRITE_CHARS) await flush();
       });
       tally.onlyInOld = matcher.only[OLD];
