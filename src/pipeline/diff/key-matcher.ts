@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -24,6 +24,33 @@ export const MEMORY_ROWS = 20_000;
 
 /** Rows waiting, by key: each packed as JSON (`[record, input, ...cells]`), one string per row. */
 type Waiting = Map<string, string | string[]>;
+
+const SPILL_PREFIX = 'robots-audit-diff-';
+
+/** Removes the spill directories of runs whose process no longer exists (SIGKILL, out of memory). */
+function removeStaleSpills(dir: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(SPILL_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number.parseInt(name.slice(SPILL_PREFIX.length), 10);
+    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but is another user's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 function pack(side: Side, row: VerdictRow): string {
   // OLD's input columns are never written: only NEW's rows are.
@@ -74,7 +101,8 @@ export class KeyMatcher {
 
   private open(): Database.Database {
     if (this.db !== null) return this.db;
-    this.dir = mkdtempSync(path.join(this.tempDir, 'robots-audit-diff-'));
+    removeStaleSpills(this.tempDir);
+    this.dir = mkdtempSync(path.join(this.tempDir, `${SPILL_PREFIX}${process.pid}-`));
     const db = new Database(path.join(this.dir, 'pending.sqlite'));
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
