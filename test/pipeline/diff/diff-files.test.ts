@@ -151,6 +151,26 @@ describe('pairing by position', () => {
       'other',
     ]);
   });
+
+  it("honours an Excel sep= line and CRLF line ends, and writes them back as NEW's", async () => {
+    const excel = (lines: string[]) => {
+      const f = at(`x${++n}.csv`);
+      const semi = lines.map((l) => l.replace('"/q,r"', '/q').replaceAll(',', ';'));
+      writeFileSync(f, `sep=;\r\n${semi.join('\r\n')}\r\n`);
+      return f;
+    };
+    const output = at(`x${++n}.out`);
+    await diffFiles({ old: excel(OLD), new: excel(NEW), output });
+    const text = readFileSync(output, 'latin1');
+    expect(text.split('\r\n')).toEqual([
+      'sep=;',
+      OUT_HEAD.replaceAll(',', ';'),
+      'a.example;https://a.example/x;A;allowed_implicit;disallowed_explicit;;;2;"Disallow: /x;";allowed_to_disallowed',
+      'a.example;https://a.example/y;A;disallowed_explicit;allowed_implicit;3;Disallow: /y;;;disallowed_to_allowed',
+      'b.example;/p;A;not_cached;allowed_implicit;;;;;other',
+      '',
+    ]);
+  });
 });
 
 describe('agents', () => {
