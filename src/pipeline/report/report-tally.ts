@@ -1,3 +1,4 @@
+import { ownString } from '../../core/bytes.js';
 import { parseTime } from '../../workers/row-time.js';
 import { VERDICTS } from '../../workers/verdict-format.js';
 import type {
@@ -8,8 +9,8 @@ import type {
   SiteOutcome,
   ViolationsSection,
 } from './report-model.js';
-import { decodeLatin1, fastSite, ownCopy, slowSite } from './site-of.js';
-import { rowOutcome, SITES_HELD, SiteOutcomes, sortedRecord } from './site-outcomes.js';
+import { decodeLatin1, fastSite, slowSite } from './site-of.js';
+import { rowOutcome, SITE_BITS, SiteOutcomes, sortedRecord } from './site-outcomes.js';
 import { AGENTS_KEPT, exampleHash, TopTally } from './top-tally.js';
 import type { AgentColumns, VerdictLayout } from './verdict-columns.js';
 import type { RecordSink, RowView } from './verdict-reader.js';
@@ -28,8 +29,8 @@ export interface TallyOptions {
   capacity: number;
   /** Entries the HTML shows. */
   show: number;
-  /** Sites remembered to count each once. */
-  sitesHeld: number;
+  /** Slots (log2) of the site fingerprints (see SiteOutcomes). */
+  siteBits: number;
   /** Distinct agents counted one by one; rows of agents past them are `agentsOverflow`. */
   maxAgents: number;
   /** Days kept in the over-time section. */
@@ -41,7 +42,7 @@ export interface TallyOptions {
 export const TALLY_DEFAULTS: TallyOptions = {
   capacity: 1000,
   show: 20,
-  sitesHeld: SITES_HELD,
+  siteBits: SITE_BITS,
   maxAgents: 1000,
   maxDays: 3660,
   atColumn: null,
@@ -106,7 +107,7 @@ export class ReportTally {
     private readonly hooks: RowHooks = {},
   ) {
     this.o = { ...TALLY_DEFAULTS, ...options };
-    this.sites = new SiteOutcomes(this.o.sitesHeld);
+    this.sites = new SiteOutcomes(this.o.siteBits);
     this.bySite = new TopTally(this.o.capacity);
     this.byAgent = new TopTally(this.o.capacity);
     this.byRule = new TopTally(this.o.capacity);
@@ -170,7 +171,7 @@ export class ReportTally {
       if (o !== null && o.outcome !== 'parsed' && o.outcome !== 'redirect') {
         this.problems.add(
           `${site}\t${o.outcome}\t${o.cause}`,
-          () => ({ site, outcome: o.outcome, cause: ownCopy(o.cause) }),
+          () => ({ site, outcome: o.outcome, cause: ownString(o.cause) }),
           url,
           exampleHash(url),
         );
@@ -193,7 +194,7 @@ export class ReportTally {
   private entry(agent: string): AgentEntry | undefined {
     let a = this.agents.get(agent);
     if (a === undefined && this.agents.size < this.o.maxAgents) {
-      const name = ownCopy(agent);
+      const name = ownString(agent);
       a = { name, counts: new Float64Array(KNOWN_VERDICTS.length), violations: 0, grace: 0 };
       this.agents.set(name, a);
     }
@@ -238,10 +239,10 @@ export class ReportTally {
     const item = this.byRule.add(
       `${site}\t${lineText}\t${rule}\t${status}`,
       () => ({
-        site: ownCopy(site),
+        site: ownString(site),
         line: Number(lineText) || 0,
-        rule: ownCopy(rule),
-        status: ownCopy(status),
+        rule: ownString(rule),
+        status: ownString(status),
         agents: [],
       }),
       url,
@@ -354,6 +355,6 @@ function keepSorted(list: string[], s: string, limit: number): void {
   let i = list.length;
   while (i > 0 && list[i - 1]! > s) i--;
   if (i > 0 && list[i - 1] === s) return;
-  list.splice(i, 0, ownCopy(s));
+  list.splice(i, 0, ownString(s));
   if (list.length > limit) list.pop();
 }

@@ -7,18 +7,6 @@ export function decodeLatin1(s: string): string {
   return /[\u0080-\u00ff]/.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;
 }
 
-/**
- * A copy of `s` that holds its own characters. A slice of a read chunk would keep the whole chunk alive
- * (V8 slices share their parent; so do slices of a concatenation that falls within one part).
- */
-export function ownCopy(s: string): string {
-  if (s.length < 13) return s;
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) > 0xff) return Buffer.from(s, 'utf16le').toString('utf16le');
-  }
-  return Buffer.from(s, 'latin1').toString('latin1');
-}
-
 function isDefaultPort(scheme: number, port: string): boolean {
   return (scheme === 8 && port === '443') || (scheme === 7 && port === '80');
 }

@@ -1,6 +1,7 @@
+import { ownString } from '../../core/bytes.js';
 import { UNAVAILABLE_CODES } from '../fetch/error-codes.js';
+import { FingerprintSet, hashPair } from './fingerprint-set.js';
 import type { OutcomesSection, SiteOutcome } from './report-model.js';
-import { ownCopy } from './site-of.js';
 
 export const SITE_OUTCOMES: readonly SiteOutcome[] = [
   'parsed',
@@ -11,19 +12,25 @@ export const SITE_OUTCOMES: readonly SiteOutcome[] = [
   'no_history',
 ];
 
-/** Sites remembered to count each once; past it the oldest is forgotten and counts may run high. */
-export const SITES_HELD = 250_000;
+/** Slots (log2) of the fingerprints of sites and their outcomes: 2^22 slots, 32 MiB at most. */
+export const SITE_BITS = 22;
+/** Sites kept as own strings by fingerprint (a power of 2). */
+const INTERNED = 8192;
 
 /** What one row says of its site's robots.txt: the outcome and its status or code; null when nothing. */
 export interface RowOutcome {
   outcome: SiteOutcome;
   cause: string;
-  /** `outcome` and `cause` in one string, as sites remember them. */
+  /** `outcome` and `cause` in one string, and a hash of it. */
   key: string;
+  hash: number;
 }
 
 function outcome(o: SiteOutcome, cause: string): RowOutcome {
-  return { outcome: o, cause, key: `${o}\t${cause}` };
+  const key = `${o}\t${cause}`;
+  const h = new Int32Array(2);
+  hashPair(key, h);
+  return { outcome: o, cause, key, hash: h[0]! };
 }
 
 function isStatus(s: string): boolean {
@@ -63,61 +70,63 @@ const PARSED = Object.freeze(outcome('parsed', ''));
 const NOT_CACHED = Object.freeze(outcome('not_cached', ''));
 const MISSING = Object.freeze(outcome('unavailable', 'missing'));
 
-/** A site remembered: its name (an own copy) and the outcome keys seen for it, one per line. */
-interface SiteRec {
-  site: string;
-  keys: string;
-}
-
 /**
- * Sites and the outcomes they show, each counted once, in bounded memory: a site is remembered with the
- * outcomes seen for it until `held` more recent sites push it out (the rows of a site tend to come
- * together; host-sharded inputs hold disjoint sites).
+ * Sites and the outcomes they show, each counted once, in bounded memory: a site and each (site, outcome)
+ * pair are remembered as 64-bit fingerprints (see FingerprintSet: up to about 2.9 million of them; two
+ * sites share a fingerprint with odds far below one in a million at that size). Past that, counting starts
+ * over and `exact` is false. Host-sharded inputs hold disjoint sites, so their reports add up.
  */
 export class SiteOutcomes {
-  private readonly seen = new Map<string, SiteRec>();
+  private readonly seen: FingerprintSet;
+  private readonly hash = new Int32Array(2);
   sites = 0;
-  /** False once a site was forgotten: a site seen again after that counts again. */
-  exact = true;
   readonly byOutcome: Record<SiteOutcome, number> = Object.fromEntries(
     SITE_OUTCOMES.map((o) => [o, 0]),
   ) as Record<SiteOutcome, number>;
   readonly unavailableBy = new Map<string, number>();
   readonly unreachableBy = new Map<string, number>();
-  private last: SiteRec = { site: '\u0000', keys: '' };
+  private lastSite = '\u0000';
   private lastKey = '\u0000';
+  /** Own copies of recent sites by fingerprint: one string object per site, its hash computed once. */
+  private readonly interned: string[] = new Array<string>(INTERNED).fill('');
 
-  constructor(private readonly held = SITES_HELD) {}
+  constructor(maxBits = SITE_BITS) {
+    this.seen = new FingerprintSet(maxBits);
+  }
+
+  /** False once the fingerprints overflowed: a site seen again after that counts again. */
+  get exact(): boolean {
+    return this.seen.exact;
+  }
 
   /**
    * Counts `site` (once) and the outcome the row shows (once per site), if any. Returns the site as an
-   * own string, the same object for every row of the site while it is remembered (its hash is computed once).
+   * own string (a slice of the read chunk would keep it alive), mostly the same object for a site's rows.
    */
   observe(site: string, o: RowOutcome | null): string {
     const key = o === null ? '' : o.key;
-    let rec = this.last;
-    if (site !== rec.site) {
-      const found = this.seen.get(site);
-      if (found === undefined) {
-        this.sites++;
-        if (this.seen.size >= this.held) {
-          this.seen.delete(this.seen.keys().next().value as string);
-          this.exact = false;
-        }
-        // A copy: `site` may be a slice that pins a whole read chunk.
-        rec = { site: ownCopy(site), keys: '' };
-        this.seen.set(rec.site, rec);
-      } else rec = found;
-      this.last = rec;
-    } else if (key === this.lastKey) return rec.site;
+    const h = this.hash;
+    if (site !== this.lastSite) {
+      hashPair(site, h);
+      const slot = h[0]! & (INTERNED - 1);
+      let own = this.interned[slot]!;
+      if (own !== site) {
+        own = ownString(site);
+        this.interned[slot] = own;
+      }
+      this.lastSite = own;
+      if (this.seen.add(h[0]!, h[1]!)) this.sites++;
+    } else if (key === this.lastKey) return this.lastSite;
     this.lastKey = key;
-    const keys = rec.keys;
-    if (o === null || keys === key || (keys !== '' && keys.split('\n').includes(key))) return rec.site;
-    rec.keys = keys === '' ? key : `${keys}\n${key}`;
+    if (o === null) return this.lastSite;
+    // The pair's fingerprint: the site's, mixed with the outcome key's (a different value for every key).
+    const k = o.hash;
+    const pairA = Math.imul(h[0]! ^ k, 0x9e3779b1) ^ 0x5bd1e995;
+    if (!this.seen.add(pairA, h[1]! + Math.imul(k, 0x27d4eb2f))) return this.lastSite;
     this.byOutcome[o.outcome]++;
     if (o.outcome === 'unavailable') bump(this.unavailableBy, o.cause);
     else if (o.outcome === 'unreachable') bump(this.unreachableBy, o.cause);
-    return rec.site;
+    return this.lastSite;
   }
 
   section(problemSites: OutcomesSection['problemSites']): OutcomesSection {

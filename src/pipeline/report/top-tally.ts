@@ -1,5 +1,5 @@
+import { ownString } from '../../core/bytes.js';
 import type { TopEntryCounts, TopList } from './report-model.js';
-import { ownCopy } from './site-of.js';
 
 /** Example URLs kept per entry. */
 export const EXAMPLES = 3;
@@ -41,7 +41,7 @@ export function keepExample(list: string[], hashes: number[], s: string, h: numb
   if (i > 0 && hashes[i - 1] === h && list[i - 1] === s) return;
   if (i === EXAMPLES) return;
   // A copy: `s` may be a slice that pins a whole read chunk.
-  list.splice(i, 0, ownCopy(s));
+  list.splice(i, 0, ownString(s));
   hashes.splice(i, 0, h);
   if (n + 1 > EXAMPLES) {
     list.pop();
@@ -86,7 +86,7 @@ export class TopTally<T> {
     if (e === undefined) {
       if (this.held.size >= 2 * this.heldKeys) this.prune();
       e = { item: make(), n: 0, examples: [], hashes: [] };
-      this.held.set(ownCopy(key), e);
+      this.held.set(ownString(key), e);
       this.inserted++;
     }
     e.n++;

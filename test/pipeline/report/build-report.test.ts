@@ -214,7 +214,7 @@ describe('buildReport: bounds', () => {
   it('says the site count is an upper bound once a site was forgotten', async () => {
     const rows = ['url,verdict:A,robots_status'];
     for (const s of ['a', 'b', 'c', 'a']) rows.push(`https://${s}.example/,allowed_implicit,200`);
-    const m = await buildReport({ files: [file('sites.csv', rows.join('\n'))], tally: { sitesHeld: 2 } });
+    const m = await buildReport({ files: [file('sites.csv', rows.join('\n'))], tally: { siteBits: 2 } });
     expect(m.headline.sites).toBe(4);
     expect(m.headline.sitesExact).toBe(false);
     const exact = await buildReport({ files: [file('sites.csv', rows.join('\n'))] });

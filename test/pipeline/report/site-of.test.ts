@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeLatin1, ownCopy, siteOf } from '../../../src/pipeline/report/site-of.js';
+import { decodeLatin1, siteOf } from '../../../src/pipeline/report/site-of.js';
 import { resolveRowUrl } from '../../../src/workers/row-url.js';
 
 /** The site classify gives the row: its origin key, or '' when the row is invalid. */
@@ -49,17 +49,7 @@ describe('siteOf', () => {
   });
 });
 
-describe('ownCopy and decodeLatin1', () => {
-  it('copies text of any kind unchanged', () => {
-    for (const s of [
-      'short',
-      'a longer string of ascii',
-      'latin1 \u00e9\u00e8 text here',
-      'wide \u4e2d\u6587 text here',
-    ]) {
-      expect(ownCopy(s)).toBe(s);
-    }
-  });
+describe('decodeLatin1', () => {
   it('decodes UTF-8 bytes read as latin1', () => {
     expect(decodeLatin1(Buffer.from('Disallow: /caf\u00e9', 'utf8').toString('latin1'))).toBe(
       'Disallow: /caf\u00e9',

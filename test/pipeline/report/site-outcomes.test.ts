@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowOutcome, SiteOutcomes } from '../../../src/pipeline/report/site-outcomes.js';
 
@@ -60,12 +61,19 @@ describe('SiteOutcomes', () => {
     expect(Object.fromEntries(t.unreachableBy)).toEqual({ '503': 2 });
   });
 
-  it('returns one own string per site', () => {
-    const t = new SiteOutcomes();
-    const text = 'https://a.example/x https://a.example/y';
-    const first = t.observe(text.slice(0, 17), null);
-    const again = t.observe(text.slice(20, 37), null);
-    expect(first).toBe('https://a.example');
-    expect(again).toBe(first);
+  it('counts distinct sites as a Set does, and starts over when full', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-d]{1,3}$/), { maxLength: 200 }), (names) => {
+        const t = new SiteOutcomes();
+        for (const n of names) t.observe(`https://${n}.example`, null);
+        expect(t.sites).toBe(new Set(names).size);
+        expect(t.exact).toBe(true);
+      }),
+    );
+    const small = new SiteOutcomes(3);
+    for (let i = 0; i < 10; i++) small.observe(`https://s${i}.example`, null);
+    for (let i = 0; i < 10; i++) small.observe(`https://s${i}.example`, null);
+    expect(small.exact).toBe(false);
+    expect(small.sites).toBeGreaterThan(10);
   });
 });
