@@ -82,9 +82,10 @@ export interface Headline {
   /** Distinct sites (origins `scheme://host[:port]`); see `sitesExact`. */
   sites: number;
   /**
-   * True when every site was counted once. Sites are deduplicated in bounded memory: once more distinct
-   * sites were seen than it holds, a site seen again after being forgotten counts again, so `sites` is an
-   * upper bound. Merged reports add their sites: exact for disjoint (host-sharded) inputs.
+   * True when every site was counted once. Sites are told apart by 64-bit fingerprints in bounded memory
+   * (about 1.4 million sites with their outcomes); past that counting starts over, a site seen again counts
+   * again, and `sites` is an upper bound. Merged reports add their sites: exact for disjoint (host-sharded)
+   * inputs.
    */
   sitesExact: boolean;
   /** Agents with at least one judged row, sorted. */
