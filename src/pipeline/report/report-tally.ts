@@ -169,12 +169,8 @@ export class ReportTally {
       const o = rowOutcome(KNOWN_VERDICTS[v0]!, status, errorCode, v.get(L.robotsUrl), site);
       site = this.sites.observe(site, o);
       if (o !== null && o.outcome !== 'parsed' && o.outcome !== 'redirect') {
-        this.problems.add(
-          `${site}\t${o.outcome}\t${o.cause}`,
-          () => ({ site, outcome: o.outcome, cause: ownString(o.cause) }),
-          url,
-          exampleHash(url),
-        );
+        const e = this.problems.add(`${site}\t${o.outcome}\t${o.cause}`, url, exampleHash(url));
+        e.item ??= { site, outcome: o.outcome, cause: ownString(o.cause) };
       }
       this.hooks.site?.(site);
     }
@@ -231,23 +227,22 @@ export class ReportTally {
     a.violations++;
     this.total++;
     const hash = exampleHash(url);
-    this.bySite.add(site, () => ({ site }), url, hash);
-    this.byAgent.add(agent, () => ({ agent }), url, hash);
+    const bySite = this.bySite.add(site, url, hash);
+    bySite.item ??= { site };
+    const byAgent = this.byAgent.add(agent, url, hash);
+    byAgent.item ??= { agent };
     const lineText = v.get(c.ruleLine);
     const rule = v.get(c.rule);
     const status = lineText === '' ? robotsStatus : '';
-    const item = this.byRule.add(
-      `${site}\t${lineText}\t${rule}\t${status}`,
-      () => ({
-        site: ownString(site),
-        line: Number(lineText) || 0,
-        rule: ownString(rule),
-        status: ownString(status),
-        agents: [],
-      }),
-      url,
-      hash,
-    );
+    const rec = this.byRule.add(`${site}\t${lineText}\t${rule}\t${status}`, url, hash);
+    rec.item ??= {
+      site,
+      line: Number(lineText) || 0,
+      rule: ownString(rule),
+      status: ownString(status),
+      agents: [],
+    };
+    const item = rec.item;
     if (item.agents.length < AGENTS_KEPT || agent < item.agents[item.agents.length - 1]!) {
       keepSorted(item.agents, agent, AGENTS_KEPT);
     }

@@ -6,8 +6,9 @@ export const EXAMPLES = 3;
 /** Keys a tally counts in memory per entry its list keeps. */
 export const HELD_FACTOR = 10;
 
-interface Held<T> {
-  item: T;
+/** A key counted: `item` is null until the caller that added it first sets it. */
+export interface Held<T> {
+  item: T | null;
   n: number;
   examples: string[];
   /** exampleHash of each example, in the same order. */
@@ -78,20 +79,20 @@ export class TopTally<T> {
   ) {}
 
   /**
-   * Adds 1 to `key` (made by `make` on first sight) with `url` (hashed as `hash`, '' for none) as a
-   * candidate example; returns the item.
+   * Adds 1 to `key` with `url` (hashed as `hash`, '' for none) as a candidate example; returns its entry,
+   * whose `item` is null when the key is new (the caller sets it: no closure made per call).
    */
-  add(key: string, make: () => T, url: string, hash: number): T {
+  add(key: string, url: string, hash: number): Held<T> {
     let e = this.held.get(key);
     if (e === undefined) {
       if (this.held.size >= 2 * this.heldKeys) this.prune();
-      e = { item: make(), n: 0, examples: [], hashes: [] };
+      e = { item: null, n: 0, examples: [], hashes: [] };
       this.held.set(ownString(key), e);
       this.inserted++;
     }
     e.n++;
     if (url !== '') keepExample(e.examples, e.hashes, url, hash);
-    return e.item;
+    return e;
   }
 
   private prune(): void {
@@ -108,7 +109,7 @@ export class TopTally<T> {
   /** The list as the report holds it; `decode` turns held strings (latin1 bytes) into text. */
   toList(show: number, finish: (item: T) => T, decode: (s: string) => string): TopList<T> {
     const entries: (T & TopEntryCounts)[] = [...this.held.values()].map((e) => ({
-      ...finish(e.item),
+      ...finish(e.item!),
       count: e.n,
       examples: e.examples.map(decode),
     }));

@@ -8,7 +8,7 @@ const id = <T>(x: T) => x;
 function tallyOf(keys: readonly string[], capacity: number, held?: number): TopList<{ key: string }> {
   const t = new TopTally<{ key: string }>(capacity, held);
   for (const k of keys)
-    t.add(k, () => ({ key: k }), `https://${k}.example/`, exampleHash(`https://${k}.example/`));
+    t.add(k, `https://${k}.example/`, exampleHash(`https://${k}.example/`)).item ??= { key: k };
   return t.toList(capacity, id, id);
 }
 
@@ -64,7 +64,7 @@ describe('TopTally', () => {
     const urls = Array.from({ length: 10 }, (_, i) => `https://a.example/${i}`);
     const pick = (order: string[]) => {
       const t = new TopTally<{ key: string }>(5);
-      for (const u of order) t.add('a', () => ({ key: 'a' }), u, exampleHash(u));
+      for (const u of order) t.add('a', u, exampleHash(u)).item ??= { key: 'a' };
       return t.toList(5, id, id).entries[0]!.examples;
     };
     const forward = pick(urls);
