@@ -1,6 +1,6 @@
 import { ownString } from '../../core/bytes.js';
-import { parseTime } from '../../workers/row-time.js';
 import { VERDICTS } from '../../workers/verdict-format.js';
+import { OverTimeTally } from './over-time-tally.js';
 import type {
   Headline,
   OutcomesSection,
@@ -22,7 +22,6 @@ const DISALLOWED_EXPLICIT = VERDICT_INDEX.get('disallowed_explicit')!;
 const DISALLOWED_UNREACHABLE = VERDICT_INDEX.get('disallowed_unreachable')!;
 const NOT_A_CRAWLER = VERDICT_INDEX.get('not_a_crawler')!;
 const NO_HISTORY = VERDICT_INDEX.get('no_history')!;
-const DAY_MS = 86_400_000;
 
 export interface TallyOptions {
   /** Entries kept per top list (the JSON holds them all; merges stay exact while none overflows). */
@@ -92,12 +91,7 @@ export class ReportTally {
   private readonly byAgent: TopTally<{ agent: string }>;
   private readonly byRule: TopTally<RuleItem>;
   private readonly problems: TopTally<ProblemItem>;
-  private readonly dayRows = new Map<string, number>();
-  private readonly dayViolations = new Map<string, Map<string, number>>();
-  private daysExact = true;
-  private badTimes = 0;
-  private lastDayStart = Number.NaN;
-  private lastDay = '';
+  private readonly days: OverTimeTally | null;
   /** robots_sha256 of the row being judged, for the changes hook. */
   private sha256 = '';
   readonly inputs: ReportInput[] = [];
@@ -112,6 +106,7 @@ export class ReportTally {
     this.byAgent = new TopTally(this.o.capacity);
     this.byRule = new TopTally(this.o.capacity);
     this.problems = new TopTally(this.o.capacity);
+    this.days = this.o.atColumn === null ? null : new OverTimeTally(this.o.atColumn, this.o.maxDays);
   }
 
   /** The sink for the records of one file laid out as `layout`. */
@@ -153,13 +148,8 @@ export class ReportTally {
       }
       verdicts[k] = vi;
     }
-    let day: string | null = null;
-    if (L.time >= 0) {
-      day = this.dayOf(v.get(L.time));
-      if (day === null) this.badTimes++;
-    }
     this.rows++;
-    if (day !== null) this.dayRows.set(day, (this.dayRows.get(day) ?? 0) + 1);
+    const day = L.time >= 0 && this.days !== null ? this.days.row(v.get(L.time)) : null;
     const url = v.get(L.url);
     let site = fastSite(url) ?? slowSite(url, v.get(L.host));
     const status = v.get(L.status);
@@ -246,30 +236,7 @@ export class ReportTally {
     if (item.agents.length < AGENTS_KEPT || agent < item.agents[item.agents.length - 1]!) {
       keepSorted(item.agents, agent, AGENTS_KEPT);
     }
-    if (day !== null) {
-      let perAgent = this.dayViolations.get(day);
-      if (perAgent === undefined) {
-        perAgent = new Map();
-        this.dayViolations.set(day, perAgent);
-      }
-      perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
-    }
-  }
-
-  /** `YYYY-MM-DD` (UTC) of a time cell, or null when it is not a time or the day table is full. */
-  private dayOf(cell: string): string | null {
-    const t = parseTime(cell);
-    if (Number.isNaN(t)) return null;
-    if (t >= this.lastDayStart && t < this.lastDayStart + DAY_MS) return this.lastDay;
-    const start = Math.floor(t / DAY_MS) * DAY_MS;
-    const day = new Date(start).toISOString().slice(0, 10);
-    if (!this.dayRows.has(day) && this.dayRows.size >= this.o.maxDays) {
-      this.daysExact = false;
-      return null;
-    }
-    this.lastDayStart = start;
-    this.lastDay = day;
-    return day;
+    if (day !== null) this.days?.violation(day, agent);
   }
 
   headline(): Headline {
@@ -325,23 +292,7 @@ export class ReportTally {
   }
 
   overTime(): OverTimeSection | null {
-    if (this.o.atColumn === null) return null;
-    const days = [...this.dayRows.keys()].sort();
-    const violations: Record<string, Record<string, number>> = {};
-    for (const day of days) {
-      const perAgent = this.dayViolations.get(day);
-      if (perAgent === undefined) continue;
-      violations[day] = Object.fromEntries(
-        [...perAgent.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([a, n]) => [decodeLatin1(a), n]),
-      );
-    }
-    return {
-      column: this.o.atColumn,
-      rows: Object.fromEntries(days.map((d) => [d, this.dayRows.get(d)!])),
-      violations,
-      badTimes: this.badTimes,
-      daysExact: this.daysExact,
-    };
+    return this.days?.section() ?? null;
   }
 }
 
