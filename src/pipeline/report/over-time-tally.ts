@@ -20,9 +20,13 @@ export class OverTimeTally {
 
   /** Counts a row by its time cell; returns its day, or null (not a time, or past the day table). */
   row(cell: string): string | null {
-    const day = this.dayOf(cell);
-    if (day === null) this.badTimes++;
-    else this.rows.set(day, (this.rows.get(day) ?? 0) + 1);
+    const t = parseTime(cell);
+    if (Number.isNaN(t)) {
+      this.badTimes++;
+      return null;
+    }
+    const day = this.dayOf(t);
+    if (day !== null) this.rows.set(day, (this.rows.get(day) ?? 0) + 1);
     return day;
   }
 
@@ -36,10 +40,8 @@ export class OverTimeTally {
     perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
   }
 
-  /** `YYYY-MM-DD` (UTC) of a time cell, or null when it is not a time or the day table is full. */
-  private dayOf(cell: string): string | null {
-    const t = parseTime(cell);
-    if (Number.isNaN(t)) return null;
+  /** `YYYY-MM-DD` (UTC) of a time, or null when the day table is full without it. */
+  private dayOf(t: number): string | null {
     if (t >= this.lastStart && t < this.lastStart + DAY_MS) return this.lastDay;
     const start = Math.floor(t / DAY_MS) * DAY_MS;
     const day = new Date(start).toISOString().slice(0, 10);

@@ -252,3 +252,22 @@ describe('buildReport: files it cannot read', () => {
     });
   });
 });
+
+describe('buildReport: the day table', () => {
+  it('keeps at most maxDays days, and says so, without calling the other rows bad times', async () => {
+    const rows = [
+      'time,url,verdict:A',
+      ...['2026-11-20', '2026-11-21', '2026-11-22', 'x'].map(
+        (d) => `${d},https://a.example/,allowed_implicit`,
+      ),
+    ];
+    const p = path.join(dir, 'days.csv');
+    writeFileSync(p, rows.join('\n'));
+    const m = await buildReport({ files: [p], atColumn: 'time', tally: { maxDays: 2 } });
+    expect(m.overTime).toMatchObject({
+      rows: { '2026-11-20': 1, '2026-11-21': 1 },
+      badTimes: 1,
+      daysExact: false,
+    });
+  });
+});
