@@ -41,10 +41,7 @@ export const UNNAMED_AGENT = 'unnamed';
 /** Reads every verdicts file, in order, into one report. */
 export async function buildReport(opts: BuildOptions): Promise<ReportModel> {
   const atColumn = opts.atColumn ?? null;
-  const tally = new ReportTally(
-    { ...opts.tally, atColumn, ...(opts.tally?.show === undefined ? {} : { show: opts.tally.show }) },
-    opts.sections?.hooks ?? {},
-  );
+  const tally = new ReportTally({ ...opts.tally, atColumn }, opts.sections?.hooks ?? {});
   const read = {
     delimiter: opts.delimiter ?? ',',
     urlColumn: opts.urlColumn ?? 'url',
