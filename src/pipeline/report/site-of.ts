@@ -41,12 +41,16 @@ export function fastSite(url: string): string | null {
   }
   const hostEnd = colon < 0 ? i : colon;
   const last = url.charCodeAt(hostEnd - 1);
-  // An empty host, a dot at either end, an IPv4 address in any of its forms: the URL rules decide.
+  const lastLabel = url.charCodeAt(url.lastIndexOf('.', hostEnd - 1) + 1 || start);
+  // An empty host, a dot at either end, a last label that starts with a digit (IPv4 in any of its forms,
+  // `0x7f`), a punycode label (validated by IDNA): the URL rules decide.
   if (
     hostEnd === start ||
     last === 0x2e ||
     url.charCodeAt(start) === 0x2e ||
-    (last >= 0x30 && last <= 0x39)
+    (last >= 0x30 && last <= 0x39) ||
+    (lastLabel >= 0x30 && lastLabel <= 0x39) ||
+    isPunycodeIn(url, start, hostEnd)
   ) {
     return null;
   }
@@ -57,6 +61,11 @@ export function fastSite(url: string): string | null {
     }
   }
   return url.slice(0, i);
+}
+
+function isPunycodeIn(url: string, start: number, end: number): boolean {
+  const at = url.indexOf('xn--', start);
+  return at >= 0 && at < end;
 }
 
 /** The site of a URL by the classifier's own rules (the host column for a path), or ''. */

@@ -31,7 +31,8 @@ describe('siteOf', () => {
     const label = fc.stringMatching(/^[a-zA-Z0-9-]{1,8}$/);
     const host = fc.oneof(
       fc.array(label, { minLength: 1, maxLength: 3 }).map((l) => l.join('.')),
-      fc.constantFrom('127.0.0.1', '[::1]', '0x7f.1', 'a..b', '.a', 'a.', '-a.example'),
+      fc.constantFrom('127.0.0.1', '[::1]', '0x7f.1', 'a.0x7f', 'a.0a', 'a..b', '.a', 'a.', '-a.example'),
+      fc.constantFrom('xn--abc.example', 'xn--bcher-kva.example', 'a.xn--p1ai', 'a.xn--zz'),
     );
     const port = fc.oneof(
       fc.constant(''),
