@@ -27,12 +27,21 @@ export function fastSite(url: string): string | null {
   else if (url.startsWith('http://')) start = 7;
   else return null;
   let colon = -1;
+  let labelStart = start;
   let i = start;
   for (; i < url.length; i++) {
     const c = url.charCodeAt(i);
     if (c === 0x2f || c === 0x3f || c === 0x23) break;
-    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d) continue;
-    if (c === 0x2e && colon < 0) continue;
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) continue;
+    if (c === 0x2d) {
+      // A punycode label (`xn--`) is validated by IDNA: the URL rules decide.
+      if (colon < 0 && i === labelStart + 3 && url.startsWith('xn-', labelStart)) return null;
+      continue;
+    }
+    if (c === 0x2e && colon < 0) {
+      labelStart = i + 1;
+      continue;
+    }
     if (c === 0x3a && colon < 0) {
       colon = i;
       continue;
@@ -41,16 +50,14 @@ export function fastSite(url: string): string | null {
   }
   const hostEnd = colon < 0 ? i : colon;
   const last = url.charCodeAt(hostEnd - 1);
-  const lastLabel = url.charCodeAt(url.lastIndexOf('.', hostEnd - 1) + 1 || start);
+  const first = url.charCodeAt(labelStart);
   // An empty host, a dot at either end, a last label that starts with a digit (IPv4 in any of its forms,
-  // `0x7f`), a punycode label (validated by IDNA): the URL rules decide.
+  // `0x7f`): the URL rules decide.
   if (
     hostEnd === start ||
     last === 0x2e ||
     url.charCodeAt(start) === 0x2e ||
-    (last >= 0x30 && last <= 0x39) ||
-    (lastLabel >= 0x30 && lastLabel <= 0x39) ||
-    isPunycodeIn(url, start, hostEnd)
+    (first >= 0x30 && first <= 0x39)
   ) {
     return null;
   }
@@ -61,11 +68,6 @@ export function fastSite(url: string): string | null {
     }
   }
   return url.slice(0, i);
-}
-
-function isPunycodeIn(url: string, start: number, end: number): boolean {
-  const at = url.indexOf('xn--', start);
-  return at >= 0 && at < end;
 }
 
 /** The site of a URL by the classifier's own rules (the host column for a path), or ''. */
