@@ -11,7 +11,7 @@ import type {
 } from './report-model.js';
 import { decodeLatin1, fastSite, slowSite } from './site-of.js';
 import { rowOutcome, SITE_BITS, SiteOutcomes, sortedRecord } from './site-outcomes.js';
-import { AGENTS_KEPT, exampleHash, TopTally } from './top-tally.js';
+import { AGENTS_KEPT, exampleHash, type Held, TopTally } from './top-tally.js';
 import type { AgentColumns, VerdictLayout } from './verdict-columns.js';
 import type { RecordSink, RowView } from './verdict-reader.js';
 
@@ -76,6 +76,20 @@ interface AgentEntry {
 type RuleItem = { site: string; line: number; rule: string; status: string; agents: string[] };
 type ProblemItem = { site: string; outcome: SiteOutcome; cause: string };
 
+/** A rule recently counted, by slot (see ruleEntry). */
+interface RuleMemo {
+  site: string;
+  line: number;
+  lineText: string;
+  rule: string;
+  status: string;
+  held: Held<RuleItem>;
+  generation: number;
+}
+
+/** Slots of remembered rules (a power of 2). */
+const RULE_MEMO = 1024;
+
 /** The figures of every row read, in bounded memory. One tally takes any number of files. */
 export class ReportTally {
   private readonly o: TallyOptions;
@@ -92,6 +106,7 @@ export class ReportTally {
   private readonly byRule: TopTally<RuleItem>;
   private readonly problems: TopTally<ProblemItem>;
   private readonly days: OverTimeTally | null;
+  private readonly ruleMemo: (RuleMemo | undefined)[] = new Array(RULE_MEMO);
   /** robots_sha256 of the row being judged, for the changes hook. */
   private sha256 = '';
   readonly inputs: ReportInput[] = [];
@@ -224,19 +239,54 @@ export class ReportTally {
     const lineText = v.get(c.ruleLine);
     const rule = v.get(c.rule);
     const status = lineText === '' ? robotsStatus : '';
-    const rec = this.byRule.add(`${site}\t${lineText}\t${rule}\t${status}`, url, hash);
-    rec.item ??= {
-      site,
-      line: Number(lineText) || 0,
-      rule: ownString(rule),
-      status: ownString(status),
-      agents: [],
-    };
-    const item = rec.item;
+    const item = this.ruleEntry(site, lineText, rule, status, url, hash);
     if (item.agents.length < AGENTS_KEPT || agent < item.agents[item.agents.length - 1]!) {
       keepSorted(item.agents, agent, AGENTS_KEPT);
     }
     if (day !== null) this.days?.violation(day, agent);
+  }
+
+  /**
+   * Counts a violation by its deciding rule. The rules of recent violations are remembered by slot, so
+   * that the rows of a rule are counted without building and hashing its key each time.
+   */
+  private ruleEntry(
+    site: string,
+    lineText: string,
+    rule: string,
+    status: string,
+    url: string,
+    hash: number,
+  ): RuleItem {
+    const line = Number(lineText) || 0;
+    const slot =
+      (this.sites.siteHash ^ Math.imul(line + 1, 0x9e3779b1) ^ (rule.length << 7)) & (RULE_MEMO - 1);
+    const byRule = this.byRule;
+    const m = this.ruleMemo[slot];
+    if (
+      m !== undefined &&
+      m.generation === byRule.generation &&
+      m.site === site &&
+      m.line === line &&
+      m.lineText === lineText &&
+      m.status === status &&
+      m.rule === rule
+    ) {
+      byRule.count(m.held, url, hash);
+      return m.held.item!;
+    }
+    const held = byRule.add(`${site}\t${lineText}\t${rule}\t${status}`, url, hash);
+    held.item ??= { site, line, rule: ownString(rule), status: ownString(status), agents: [] };
+    this.ruleMemo[slot] = {
+      site,
+      line,
+      lineText: ownString(lineText),
+      rule: held.item.rule,
+      status: held.item.status ?? '',
+      held,
+      generation: byRule.generation,
+    };
+    return held.item;
   }
 
   headline(): Headline {

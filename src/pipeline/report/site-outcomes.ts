@@ -94,6 +94,11 @@ export class SiteOutcomes {
     this.seen = new FingerprintSet(maxBits);
   }
 
+  /** First half of the fingerprint of the last site observed. */
+  get siteHash(): number {
+    return this.hash[0]!;
+  }
+
   /** False once the fingerprints overflowed: a site seen again after that counts again. */
   get exact(): boolean {
     return this.seen.exact;

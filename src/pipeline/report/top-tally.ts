@@ -68,6 +68,8 @@ export class TopTally<T> {
   dropBound = 0;
   /** Keys inserted (a dropped key seen again counts again). */
   inserted = 0;
+  /** Bumped by every prune: an entry held from an earlier generation may have been dropped. */
+  generation = 0;
 
   /**
    * `capacity`: entries the list keeps; `held`: keys counted in memory (more than the list keeps, so that
@@ -90,9 +92,14 @@ export class TopTally<T> {
       this.held.set(ownString(key), e);
       this.inserted++;
     }
+    this.count(e, url, hash);
+    return e;
+  }
+
+  /** Adds 1 to an entry `add` returned in this generation, without looking its key up again. */
+  count(e: Held<T>, url: string, hash: number): void {
     e.n++;
     if (url !== '') keepExample(e.examples, e.hashes, url, hash);
-    return e;
   }
 
   private prune(): void {
@@ -104,6 +111,7 @@ export class TopTally<T> {
       this.held.delete(key);
     }
     this.dropBound += largest;
+    this.generation++;
   }
 
   /** The list as the report holds it; `decode` turns held strings (latin1 bytes) into text. */

@@ -271,3 +271,40 @@ describe('buildReport: the day table', () => {
     });
   });
 });
+
+describe('buildReport: violations by rule', () => {
+  it('counts each rule of many sites exactly, rows in any order', async () => {
+    const rows: string[] = ['url,verdict:A,rule_line:A,rule:A,robots_status'];
+    const truth = new Map<string, number>();
+    for (let i = 0; i < 3000; i++) {
+      const site = `s${(i * 7) % 13}`;
+      const line = 1 + ((i * 11) % 5);
+      rows.push(`https://${site}.example/${i},disallowed_explicit,${line},Disallow: /r${line},200`);
+      const key = `https://${site}.example ${line}`;
+      truth.set(key, (truth.get(key) ?? 0) + 1);
+    }
+    const m = await buildReport({ files: [file('rules.csv', rows.join('\n'))] });
+    const byRule = m.violations.byRule;
+    expect(byRule.exact).toBe(true);
+    expect(new Map(byRule.entries.map((e) => [`${e.site} ${e.line}`, e.count]))).toEqual(truth);
+    for (const e of byRule.entries) expect(e.rule).toBe(`Disallow: /r${e.line}`);
+  });
+
+  it('never counts more than the rows of a rule once rules are dropped', async () => {
+    const rows: string[] = ['url,verdict:A,rule_line:A,rule:A,robots_status'];
+    const truth = new Map<string, number>();
+    for (let i = 0; i < 3000; i++) {
+      const line = 1 + ((i * i) % 97);
+      rows.push(`https://a.example/${i},disallowed_explicit,${line},Disallow: /r${line},200`);
+      truth.set(String(line), (truth.get(String(line)) ?? 0) + 1);
+    }
+    const m = await buildReport({ files: [file('many.csv', rows.join('\n'))], tally: { capacity: 2 } });
+    const byRule = m.violations.byRule;
+    expect(byRule.exact).toBe(false);
+    for (const e of byRule.entries) {
+      const t = truth.get(String(e.line))!;
+      expect(e.count).toBeLessThanOrEqual(t);
+      expect(t - e.count).toBeLessThanOrEqual(byRule.dropBound);
+    }
+  });
+});
