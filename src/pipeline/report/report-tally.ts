@@ -9,9 +9,10 @@ import type {
   SiteOutcome,
   ViolationsSection,
 } from './report-model.js';
+import { RuleTally } from './rule-tally.js';
 import { decodeLatin1, fastSite, slowSite } from './site-of.js';
 import { rowOutcome, SITE_BITS, SiteOutcomes, sortedRecord } from './site-outcomes.js';
-import { AGENTS_KEPT, exampleHash, type Held, TopTally } from './top-tally.js';
+import { exampleHash, TopTally } from './top-tally.js';
 import type { AgentColumns, VerdictLayout } from './verdict-columns.js';
 import type { RecordSink, RowView } from './verdict-reader.js';
 
@@ -73,22 +74,7 @@ interface AgentEntry {
   grace: number;
 }
 
-type RuleItem = { site: string; line: number; rule: string; status: string; agents: string[] };
 type ProblemItem = { site: string; outcome: SiteOutcome; cause: string };
-
-/** A rule recently counted, by slot (see ruleEntry). */
-interface RuleMemo {
-  site: string;
-  line: number;
-  lineText: string;
-  rule: string;
-  status: string;
-  held: Held<RuleItem>;
-  generation: number;
-}
-
-/** Slots of remembered rules (a power of 2). */
-const RULE_MEMO = 1024;
 
 /** The figures of every row read, in bounded memory. One tally takes any number of files. */
 export class ReportTally {
@@ -103,10 +89,9 @@ export class ReportTally {
   private readonly sites: SiteOutcomes;
   private readonly bySite: TopTally<{ site: string }>;
   private readonly byAgent: TopTally<{ agent: string }>;
-  private readonly byRule: TopTally<RuleItem>;
+  private readonly byRule: RuleTally;
   private readonly problems: TopTally<ProblemItem>;
   private readonly days: OverTimeTally | null;
-  private readonly ruleMemo: (RuleMemo | undefined)[] = new Array(RULE_MEMO);
   /** robots_sha256 of the row being judged, for the changes hook. */
   private sha256 = '';
   readonly inputs: ReportInput[] = [];
@@ -119,7 +104,7 @@ export class ReportTally {
     this.sites = new SiteOutcomes(this.o.siteBits);
     this.bySite = new TopTally(this.o.capacity);
     this.byAgent = new TopTally(this.o.capacity);
-    this.byRule = new TopTally(this.o.capacity);
+    this.byRule = new RuleTally(this.o.capacity);
     this.problems = new TopTally(this.o.capacity);
     this.days = this.o.atColumn === null ? null : new OverTimeTally(this.o.atColumn, this.o.maxDays);
   }
@@ -239,54 +224,8 @@ export class ReportTally {
     const lineText = v.get(c.ruleLine);
     const rule = v.get(c.rule);
     const status = lineText === '' ? robotsStatus : '';
-    const item = this.ruleEntry(site, lineText, rule, status, url, hash);
-    if (item.agents.length < AGENTS_KEPT || agent < item.agents[item.agents.length - 1]!) {
-      keepSorted(item.agents, agent, AGENTS_KEPT);
-    }
+    this.byRule.add(site, this.sites.siteHash, lineText, rule, status, agent, url, hash);
     if (day !== null) this.days?.violation(day, agent);
-  }
-
-  /**
-   * Counts a violation by its deciding rule. The rules of recent violations are remembered by slot, so
-   * that the rows of a rule are counted without building and hashing its key each time.
-   */
-  private ruleEntry(
-    site: string,
-    lineText: string,
-    rule: string,
-    status: string,
-    url: string,
-    hash: number,
-  ): RuleItem {
-    const line = Number(lineText) || 0;
-    const slot =
-      (this.sites.siteHash ^ Math.imul(line + 1, 0x9e3779b1) ^ (rule.length << 7)) & (RULE_MEMO - 1);
-    const byRule = this.byRule;
-    const m = this.ruleMemo[slot];
-    if (
-      m !== undefined &&
-      m.generation === byRule.generation &&
-      m.site === site &&
-      m.line === line &&
-      m.lineText === lineText &&
-      m.status === status &&
-      m.rule === rule
-    ) {
-      byRule.count(m.held, url, hash);
-      return m.held.item!;
-    }
-    const held = byRule.add(`${site}\t${lineText}\t${rule}\t${status}`, url, hash);
-    held.item ??= { site, line, rule: ownString(rule), status: ownString(status), agents: [] };
-    this.ruleMemo[slot] = {
-      site,
-      line,
-      lineText: ownString(lineText),
-      rule: held.item.rule,
-      status: held.item.status ?? '',
-      held,
-      generation: byRule.generation,
-    };
-    return held.item;
   }
 
   headline(): Headline {
@@ -327,11 +266,7 @@ export class ReportTally {
       total: this.total,
       bySite: this.bySite.toList(show, (e) => e, decodeLatin1),
       byAgent: this.byAgent.toList(show, (e) => ({ agent: decodeLatin1(e.agent) }), decodeLatin1),
-      byRule: this.byRule.toList(
-        show,
-        (e) => ({ ...e, rule: decodeLatin1(e.rule), agents: e.agents.map(decodeLatin1) }),
-        decodeLatin1,
-      ),
+      byRule: this.byRule.toList(show),
     };
   }
 
@@ -344,13 +279,4 @@ export class ReportTally {
   overTime(): OverTimeSection | null {
     return this.days?.section() ?? null;
   }
-}
-
-/** Keeps `s` (copied) among the `limit` smallest strings of a sorted list without repeats. */
-function keepSorted(list: string[], s: string, limit: number): void {
-  let i = list.length;
-  while (i > 0 && list[i - 1]! > s) i--;
-  if (i > 0 && list[i - 1] === s) return;
-  list.splice(i, 0, ownString(s));
-  if (list.length > limit) list.pop();
 }
