@@ -21,7 +21,7 @@ const REPORT_OPTIONS: Record<string, YargsOption> = {
   since: {
     type: 'string',
     describe:
-      'Changes section: robots.txt versions first seen since this time, or this long ago (default 24h)',
+      'Changes section: versions first seen since this time, this long ago (24h), or a report JSON was made (default: the --json file being replaced, else 24h)',
   },
   agent: {
     type: 'string',

@@ -2,6 +2,7 @@ import { normalizeAgent } from '../../core/agent.js';
 import { RobotsAuditError } from '../../core/errors.js';
 import { parseTime } from '../../workers/row-time.js';
 import { parseDuration } from '../duration.js';
+import { previousReportTime } from './previous-report.js';
 
 /** `robots-audit report`'s options, checked. */
 export interface ReportCommandOptions {
@@ -63,7 +64,10 @@ function together(a: string, b: string): RobotsAuditError {
   );
 }
 
-/** `--since`: a time in any form `--at-column` reads, or a duration back from `now` (`24h`, `7d`). */
+/**
+ * `--since`: a time in any form `--at-column` reads, a duration back from `now` (`24h`, `7d`), or a report
+ * JSON file (`….json`: the time that report was made).
+ */
 export function parseSince(value: unknown, now: number): number {
   if (typeof value !== 'string' || value.trim() === '') {
     throw invalid(
@@ -71,6 +75,11 @@ export function parseSince(value: unknown, now: number): number {
       'a time (RFC 3339, epoch seconds, …) or a duration back from now ("24h", "7d")',
       value,
     );
+  }
+  if (/\.json$/i.test(value.trim())) {
+    const made = previousReportTime(value.trim());
+    if (made === undefined) throw invalid('since', 'a report JSON file (robots-audit report --json)', value);
+    return made;
   }
   // A bare number is a time (epoch seconds), as --as-of reads it; a duration needs its unit.
   const d = /^\s*\d+(?:\.\d+)?\s*[smhdw]\s*$/i.test(value) ? parseDuration(value) : Number.NaN;
@@ -84,6 +93,15 @@ export function parseSince(value: unknown, now: number): number {
     );
   }
   return t;
+}
+
+/**
+ * The changes window without `--since`: since the report `--json` is about to replace was made (a nightly
+ * run writing over last night's report), else the last 24 hours.
+ */
+function defaultSince(json: unknown, now: number): number {
+  const made = typeof json === 'string' && json !== '-' ? previousReportTime(json) : undefined;
+  return made !== undefined && made <= now ? made : now - DEFAULT_SINCE_SECONDS * 1000;
 }
 
 /** Checks the command's raw options (as yargs gives them, or a library caller's). */
@@ -116,7 +134,7 @@ export function resolveReportOptions(raw: Record<string, unknown>, now = Date.no
     merge: raw.merge === true,
     cache: text('cache', raw.cache),
     robotsDir: text('robots-dir', raw.robotsDir),
-    since: raw.since === undefined ? now - DEFAULT_SINCE_SECONDS * 1000 : parseSince(raw.since, now),
+    since: raw.since === undefined ? defaultSince(raw.json, now) : parseSince(raw.since, now),
     sinceGiven: raw.since !== undefined,
     agents: [...new Set(agents)],
     atColumn: text('at-column', raw.atColumn),

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseSince, resolveReportOptions } from '../../../src/pipeline/report/report-options.js';
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
@@ -76,5 +79,40 @@ describe('resolveReportOptions', () => {
         message: 'report: give -o FILE.html, --json FILE.json, or both',
       }),
     );
+  });
+});
+
+describe('the changes window from the previous report', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ra-since-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const made = '2026-11-25T02:30:00.000Z';
+  const previous = path.join(dir, 'last-night.json');
+  writeFileSync(previous, JSON.stringify({ schema: 'robots-audit-report', version: 1, generatedAt: made }));
+  const notReport = path.join(dir, 'other.json');
+  writeFileSync(notReport, JSON.stringify({ generatedAt: made }));
+
+  it('--since FILE.json starts the window when that report was made', () => {
+    expect(parseSince(previous, NOW)).toBe(Date.parse(made));
+  });
+
+  it.each([
+    ['a JSON that is not a report', notReport],
+    ['a missing file', path.join(dir, 'none.json')],
+  ])('refuses %s', (_what, file) => {
+    expect(() => parseSince(file, NOW)).toThrow(
+      `Invalid option \`since\`: expected a report JSON file (robots-audit report --json), got ${JSON.stringify(file)} (string)`,
+    );
+  });
+
+  it('without --since, a --json file that holds a report gives its time', () => {
+    const o = resolveReportOptions({ files: ['v.csv'], json: previous }, NOW);
+    expect(o.since).toBe(Date.parse(made));
+    expect(o.sinceGiven).toBe(false);
+  });
+
+  it('without --since, a --json file that is not a report (or is missing) gives the last 24 hours', () => {
+    for (const json of [notReport, path.join(dir, 'new.json'), '-']) {
+      expect(resolveReportOptions({ files: ['v.csv'], json }, NOW).since).toBe(NOW - 24 * 3600_000);
+    }
   });
 });
