@@ -147,7 +147,22 @@ export class AccessTally {
     }
   }
 
-  finish(): AccessSection {
+  /**
+   * The section. `extra`: agents found in the data, judged now for every site remembered (every site while
+   * `exact`); the agents of interest were judged as each site came.
+   */
+  finish(extra: readonly string[] = []): AccessSection {
+    const known = new Set(this.agents.map((a) => a.toLowerCase()));
+    const added = [...new Set(extra)].filter((a) => a !== '' && !known.has(a.toLowerCase()));
+    if (added.length > 0) {
+      const base = this.agents.length;
+      this.agents.push(...added);
+      for (const _ of added) this.totals.push(emptyTotals());
+      for (const site of this.seen.keys()) {
+        const levels = siteAccess(this.lookup.current(site), added);
+        for (let i = 0; i < levels.length; i++) this.totals[base + i]![levels[i]!.access]++;
+      }
+    }
     const top = [...this.seen.entries()]
       .map(([site, e]): [string, number] => [site, e.n])
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))

@@ -31,7 +31,8 @@ export interface BuildOptions {
 
 export interface PolicySections {
   hooks: RowHooks;
-  access(): AccessSection | null;
+  /** `dataAgents`: agents of the data to judge besides the agents of interest. */
+  access(dataAgents?: readonly string[]): AccessSection | null;
   changes(): ChangesSection | null;
 }
 
@@ -60,6 +61,7 @@ export async function buildReport(opts: BuildOptions): Promise<ReportModel> {
     });
   }
   const o = opts.reportOptions ?? {};
+  const headline = tally.headline();
   return {
     schema: REPORT_SCHEMA,
     version: REPORT_VERSION,
@@ -73,11 +75,22 @@ export async function buildReport(opts: BuildOptions): Promise<ReportModel> {
       agentsOfInterest: o.agentsOfInterest ?? [],
       policySource: o.policySource ?? null,
     },
-    headline: tally.headline(),
+    headline,
     violations: tally.violations(),
     outcomes: tally.outcomes(),
-    access: opts.sections?.access() ?? null,
+    access: opts.sections?.access(dataAgents(headline)) ?? null,
     changes: opts.sections?.changes() ?? null,
     overTime: tally.overTime(),
   };
+}
+
+/** Agents of the data the access section judges besides the agents of interest: those with most rows. */
+export const DATA_AGENTS_JUDGED = 20;
+
+function dataAgents(h: ReportModel['headline']): string[] {
+  const rows = (a: string) => Object.values(h.verdicts[a] ?? {}).reduce((x, y) => x + y, 0);
+  return h.agents
+    .filter((a) => a !== UNNAMED_AGENT)
+    .sort((a, b) => rows(b) - rows(a) || (a < b ? -1 : 1))
+    .slice(0, DATA_AGENTS_JUDGED);
 }

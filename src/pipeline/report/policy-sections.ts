@@ -65,9 +65,9 @@ export function openPolicySections(
         site: (site) => access.observe(site),
         ...(c === null ? {} : { wants: (site: string) => c.wants(site), row }),
       },
-      access() {
+      access(dataAgents = []) {
         try {
-          return access.finish();
+          return access.finish(dataAgents);
         } finally {
           lookup.close();
         }

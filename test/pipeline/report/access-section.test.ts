@@ -39,6 +39,41 @@ function tally(lookup: PolicyLookup, rows: string[], opts = {}): ReturnType<Acce
 }
 
 describe('AccessTally over a robots directory', () => {
+  it('judges agents found in the data at the end as it judges the agents of interest as sites come', () => {
+    const rows = [
+      'https://ai.example',
+      'https://closed.example',
+      'https://open.example',
+      'https://missing.example',
+    ];
+    const root = robotsDir();
+    const late = new AccessTally(new DirPolicyLookup(root), ['Googlebot']);
+    for (const site of rows) late.observe(site);
+    const s = late.finish(['GPTBot', 'googlebot', 'ClaudeBot']);
+    const early = new AccessTally(new DirPolicyLookup(root), ['Googlebot', 'GPTBot', 'ClaudeBot']);
+    for (const site of rows) early.observe(site);
+    // An agent already judged (any case) is not added twice.
+    expect(s.agents).toEqual(['Googlebot', 'GPTBot', 'ClaudeBot']);
+    expect(s).toEqual(early.finish());
+    // Hand-checked: GPTBot has a group closing everything on ai.example, ClaudeBot falls to `*` there.
+    expect(s.totals.GPTBot).toEqual({
+      full: 2,
+      partial: 0,
+      none: 1,
+      unavailable: 1,
+      unreachable: 0,
+      unknown: 0,
+    });
+    expect(s.totals.ClaudeBot).toEqual({
+      full: 1,
+      partial: 1,
+      none: 1,
+      unavailable: 1,
+      unreachable: 0,
+      unknown: 0,
+    });
+  });
+
   it('judges each distinct site once, per agent, and lists the busiest sites', () => {
     const rows = [
       'https://ai.example',
