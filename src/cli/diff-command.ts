@@ -3,7 +3,7 @@ import { RobotsAuditError } from '../core/errors.js';
 import { diffFiles } from '../pipeline/diff/diff-files.js';
 import type { DiffSummary } from '../pipeline/diff/flip-tally.js';
 import { unknownOptionCheck } from './did-you-mean.js';
-import { EXIT, inputPath, reportFatal, signalExitCode, stopOnSignals } from './exit.js';
+import { EXIT, failedOrStopped, inputPath, stopOnSignals } from './exit.js';
 
 interface DiffArgs {
   old?: string | boolean;
@@ -80,10 +80,7 @@ async function run(argv: DiffArgs): Promise<number> {
     if (argv.quiet !== true) process.stderr.write(summaryLine(summary));
     return EXIT.ok;
   } catch (err) {
-    const stoppedBy = stop.stoppedBy();
-    if (stoppedBy === null) return reportFatal(err);
-    process.stderr.write(`robots-audit: stopped by ${stoppedBy}; no output file was written\n`);
-    return signalExitCode(stoppedBy);
+    return failedOrStopped(err, stop);
   } finally {
     stop.dispose();
   }

@@ -83,3 +83,18 @@ export function quietOnClosedStdout(): void {
   };
   process.stdout.on('error', onError);
 }
+
+/**
+ * The exit code of a command run under `stopOnSignals` that threw: a signal's code, with one line saying
+ * `what` was not written, when a signal stopped it; otherwise the fatal error's.
+ */
+export function failedOrStopped(
+  err: unknown,
+  stop: { stoppedBy: () => NodeJS.Signals | null },
+  what = 'no output file was written',
+): number {
+  const stoppedBy = stop.stoppedBy();
+  if (stoppedBy === null) return reportFatal(err);
+  process.stderr.write(`robots-audit: stopped by ${stoppedBy}; ${what}\n`);
+  return signalExitCode(stoppedBy);
+}

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { mergeFiles } from '../pipeline/merge/merge-files.js';
 import { unknownOptionCheck } from './did-you-mean.js';
-import { EXIT, inputPath, reportFatal, signalExitCode, stopOnSignals } from './exit.js';
+import { EXIT, failedOrStopped, inputPath, stopOnSignals } from './exit.js';
 
 interface MergeArgs {
   files?: string[];
@@ -45,10 +45,7 @@ async function run(argv: MergeArgs): Promise<number> {
     });
     return EXIT.ok;
   } catch (err) {
-    const stoppedBy = stop.stoppedBy();
-    if (stoppedBy === null) return reportFatal(err);
-    process.stderr.write(`robots-audit: stopped by ${stoppedBy}; no output file was written\n`);
-    return signalExitCode(stoppedBy);
+    return failedOrStopped(err, stop);
   } finally {
     stop.dispose();
   }

@@ -4,7 +4,7 @@ import type { ReportModel } from '../pipeline/report/report-model.js';
 import { resolveReportOptions } from '../pipeline/report/report-options.js';
 import { runReport } from '../pipeline/report/run-report.js';
 import { unknownOptionCheck } from './did-you-mean.js';
-import { EXIT, inputPath, reportFatal, signalExitCode, stopOnSignals } from './exit.js';
+import { EXIT, failedOrStopped, inputPath, stopOnSignals } from './exit.js';
 import { numberOption } from './numeric-option.js';
 
 interface ReportArgs {
@@ -86,10 +86,7 @@ async function run(argv: ReportArgs): Promise<number> {
     if (!opts.quiet) process.stderr.write(summaryLine(model, opts));
     return EXIT.ok;
   } catch (err) {
-    const stoppedBy = stop.stoppedBy();
-    if (stoppedBy === null) return reportFatal(err);
-    process.stderr.write(`robots-audit: stopped by ${stoppedBy}; no report was written\n`);
-    return signalExitCode(stoppedBy);
+    return failedOrStopped(err, stop, 'no report was written');
   } finally {
     stop.dispose();
   }
