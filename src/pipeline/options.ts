@@ -6,6 +6,7 @@ import { parseTime, TIME_FORMATS, type TimeFormat } from '../workers/row-time.js
 import type { Shard } from '../workers/shard.js';
 import { parseDuration } from './duration.js';
 import { checkLineMode, columnList } from './line-mode.js';
+import { invalidOption, optionsClash } from './option-error.js';
 import { parseShard } from './shard-option.js';
 
 /** RFC 9309 §2.5: a crawler must parse at least 500 KiB. */
@@ -131,20 +132,7 @@ export const DEFAULTS: Readonly<Options> = Object.freeze({
   json: false,
 });
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return `${JSON.stringify(value)} (string)`;
-  if (Array.isArray(value)) return `${JSON.stringify(value)} (array)`;
-  if (value === null) return 'null';
-  return `${String(value)} (${typeof value})`;
-}
-
-function invalid(name: string, expected: string, value: unknown): RobotsAuditError {
-  return new RobotsAuditError(
-    'ERR_INVALID_OPTION',
-    `Invalid option \`${name}\`: expected ${expected}, got ${describe(value)}`,
-    { option: name },
-  );
-}
+const invalid = invalidOption;
 
 function toNumber(value: unknown): number {
   if (typeof value === 'number') return value;
@@ -323,14 +311,7 @@ export function resolveOptions(input: Partial<Record<keyof Options, unknown>> = 
 
 /** As of a time: one source of times, and the cache's history as the only source of policies. */
 function checkAsOf(o: Options): void {
-  const both = (a: string, b: string) =>
-    new RobotsAuditError(
-      'ERR_INVALID_OPTION',
-      `Invalid options: \`${a}\` and \`${b}\` cannot be used together`,
-      {
-        option: a,
-      },
-    );
+  const both = optionsClash;
   if (o.atColumn !== undefined && o.asOf !== undefined) throw both('atColumn', 'asOf');
   if (o.atColumn === undefined && o.asOf === undefined) return;
   const mode = o.atColumn !== undefined ? 'atColumn' : 'asOf';

@@ -1,5 +1,6 @@
 import { RobotsAuditError } from '../core/errors.js';
 import type { Shard } from '../workers/shard.js';
+import { describeValue } from './option-error.js';
 
 /** More shards than this is a typo, not a plan. */
 export const MAX_SHARDS = 1_000_000;
@@ -11,11 +12,7 @@ export const SHARD_COUNT_VARIABLE = 'AWS_BATCH_JOB_ARRAY_SIZE';
 
 const K_OF_N = /^\s*(\d+)\s*\/\s*(\d+)\s*$/;
 
-function describe(value: unknown): string {
-  return typeof value === 'string'
-    ? `${JSON.stringify(value)} (string)`
-    : `${JSON.stringify(value)} (${typeof value})`;
-}
+const describe = describeValue;
 
 function invalidShard(value: unknown): RobotsAuditError {
   return new RobotsAuditError(

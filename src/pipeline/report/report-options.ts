@@ -2,6 +2,7 @@ import { normalizeAgent } from '../../core/agent.js';
 import { RobotsAuditError } from '../../core/errors.js';
 import { parseTime } from '../../workers/row-time.js';
 import { parseDuration } from '../duration.js';
+import { invalidOption, optionsClash } from '../option-error.js';
 import { previousReportTime } from './previous-report.js';
 
 /** `robots-audit report`'s options, checked. */
@@ -34,19 +35,7 @@ export interface ReportCommandOptions {
 export const DEFAULT_SINCE_SECONDS = 24 * 3600;
 export const DEFAULT_TOP = 20;
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return `${JSON.stringify(value)} (string)`;
-  if (Array.isArray(value)) return `${JSON.stringify(value)} (array)`;
-  return `${String(value)} (${typeof value})`;
-}
-
-function invalid(name: string, expected: string, value: unknown): RobotsAuditError {
-  return new RobotsAuditError(
-    'ERR_INVALID_OPTION',
-    `Invalid option \`${name}\`: expected ${expected}, got ${describe(value)}`,
-    { option: name },
-  );
-}
+const invalid = invalidOption;
 
 function text(name: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
@@ -54,15 +43,7 @@ function text(name: string, value: unknown): string | undefined {
   return value;
 }
 
-function together(a: string, b: string): RobotsAuditError {
-  return new RobotsAuditError(
-    'ERR_INVALID_OPTION',
-    `Invalid options: \`${a}\` and \`${b}\` cannot be used together`,
-    {
-      option: a,
-    },
-  );
-}
+const together = optionsClash;
 
 /**
  * `--since`: a time in any form `--at-column` reads, a duration back from `now` (`24h`, `7d`), or a report
