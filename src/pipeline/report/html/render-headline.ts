@@ -1,3 +1,4 @@
+import { crawlerInfo } from '../../../core/crawler-registry.js';
 import type { ReportModel } from '../report-model.js';
 import { type Html, html } from './html-escape.js';
 import { counted, formatCount, formatShare } from './report-format.js';
@@ -20,6 +21,25 @@ function agentRows(model: ReportModel, agent: string): number {
   let n = 0;
   for (const v of Object.values(model.headline.verdicts[agent] ?? {})) n += v;
   return n;
+}
+
+const PURPOSE_WORDS: Record<string, string> = {
+  search: 'search',
+  ai_training: 'AI training',
+  ai_assistant: 'AI assistant',
+  ai_search: 'AI search',
+  seo: 'SEO',
+  archive: 'archive',
+  social: 'social previews',
+  monitoring: 'monitoring',
+  other: 'other',
+};
+
+/** Who runs an agent and what for, from the crawler registry; unknown agents say so. */
+function crawlerLabel(agent: string): string {
+  const info = crawlerInfo(agent);
+  if (info === undefined) return 'not in the registry';
+  return `${info.operator} · ${PURPOSE_WORDS[info.purpose] ?? info.purpose}`;
 }
 
 /** Rows, sites and agents at a glance, and each agent's verdict shares as a stacked bar chart and a table. */
@@ -75,7 +95,7 @@ export function headlineSection(model: ReportModel): Section {
   const withGrace = Object.values(h.grace).some((n) => n > 0);
   const rows = byRows.map((a) => {
     const total = agentRows(model, a);
-    const cells: (TableCell | string | number)[] = [a, total];
+    const cells: (TableCell | string | number)[] = [a, crawlerLabel(a), total];
     for (const s of series) {
       const v = h.verdicts[a]![s.key] ?? 0;
       cells.push({ content: `${formatCount(v)} (${formatShare(v, total)})`, sort: v });
@@ -88,13 +108,14 @@ export function headlineSection(model: ReportModel): Section {
     caption: 'Rows by verdict, per agent',
     columns: [
       { label: 'agent' },
+      { label: 'crawler' },
       { label: 'rows', numeric: true },
       ...series.map((s) => ({ label: s.label, numeric: true })),
       { label: 'violations', numeric: true },
       ...(withGrace ? [{ label: 'grace', numeric: true }] : []),
     ],
     rows,
-    sortedBy: { column: 1, direction: 'descending' },
+    sortedBy: { column: 2, direction: 'descending' },
   });
   return {
     id: 'headline',

@@ -15,6 +15,17 @@ function section(page: string, id: string): string {
 }
 
 describe('renderReportHtml', () => {
+  it("names each agent's operator and purpose from the crawler registry, and agents it does not know", () => {
+    const model = fixtureModel();
+    model.headline.agents.push('ExampleBot');
+    model.headline.verdicts.ExampleBot = { allowed_implicit: 3 };
+    const headline = section(renderReportHtml(model), 'headline');
+    // Sources: openai.com/gptbot, developers.google.com/search/docs/crawling-indexing/google-common-crawlers.
+    expect(headline).toContain('<td>OpenAI · AI training</td>');
+    expect(headline).toContain('<td>Google · search</td>');
+    expect(headline).toContain('<td>not in the registry</td>');
+  });
+
   it('escapes text from the wild: one script element (its own), no raw markup, no control characters', () => {
     const page = renderReportHtml(fixtureModel());
     expect(count(page, '<script')).toBe(1);
