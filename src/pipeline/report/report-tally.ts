@@ -12,7 +12,7 @@ import type {
 import { RuleTally } from './rule-tally.js';
 import { decodeLatin1, fastSite, slowSite } from './site-of.js';
 import { rowOutcome, SITE_BITS, SiteOutcomes, sortedRecord } from './site-outcomes.js';
-import { exampleHash, TopTally } from './top-tally.js';
+import { exampleHash, type Held, TopTally } from './top-tally.js';
 import type { AgentColumns, VerdictLayout } from './verdict-columns.js';
 import type { RecordSink, RowView } from './verdict-reader.js';
 
@@ -66,9 +66,15 @@ export interface RowHooks {
   ): void;
 }
 
+/** Slots of the by-site memo (a power of 2). */
+const SITE_MEMO = 8192;
+
 interface AgentEntry {
   /** The agent's name, an own copy (the row's may be a slice of the read chunk). */
   name: string;
+  /** The agent's entry in the by-agent list, valid while that list's generation is `heldGeneration`. */
+  held: Held<{ agent: string }> | null;
+  heldGeneration: number;
   counts: Float64Array;
   violations: number;
   grace: number;
@@ -92,6 +98,9 @@ export class ReportTally {
   private readonly byRule: RuleTally;
   private readonly problems: TopTally<ProblemItem>;
   private readonly days: OverTimeTally | null;
+  private readonly memoSite: string[] = new Array<string>(SITE_MEMO).fill('');
+  private readonly memoHeld: (Held<{ site: string }> | undefined)[] = new Array(SITE_MEMO);
+  private readonly memoGeneration = new Int32Array(SITE_MEMO).fill(-1);
   /** robots_sha256 of the row being judged, for the changes hook. */
   private sha256 = '';
   readonly inputs: ReportInput[] = [];
@@ -177,11 +186,36 @@ export class ReportTally {
     return true;
   }
 
+  /**
+   * One violation of `site` in the by-site list. The entries of recent sites are remembered by slot (the
+   * site's fingerprint), so a site's rows are counted without a lookup in the list's large map.
+   */
+  private countSite(site: string, url: string, hash: number): void {
+    const t = this.bySite;
+    const slot = this.sites.siteHash & (SITE_MEMO - 1);
+    if (this.memoSite[slot] === site && this.memoGeneration[slot] === t.generation) {
+      t.count(this.memoHeld[slot]!, url, hash);
+      return;
+    }
+    const e = t.add(site, url, hash);
+    e.item ??= { site };
+    this.memoSite[slot] = site;
+    this.memoHeld[slot] = e;
+    this.memoGeneration[slot] = t.generation;
+  }
+
   private entry(agent: string): AgentEntry | undefined {
     let a = this.agents.get(agent);
     if (a === undefined && this.agents.size < this.o.maxAgents) {
       const name = ownString(agent);
-      a = { name, counts: new Float64Array(KNOWN_VERDICTS.length), violations: 0, grace: 0 };
+      a = {
+        name,
+        counts: new Float64Array(KNOWN_VERDICTS.length),
+        violations: 0,
+        grace: 0,
+        held: null,
+        heldGeneration: -1,
+      };
       this.agents.set(name, a);
     }
     return a;
@@ -217,10 +251,14 @@ export class ReportTally {
     a.violations++;
     this.total++;
     const hash = exampleHash(url);
-    const bySite = this.bySite.add(site, url, hash);
-    bySite.item ??= { site };
-    const byAgent = this.byAgent.add(agent, url, hash);
-    byAgent.item ??= { agent };
+    this.countSite(site, url, hash);
+    const t = this.byAgent;
+    if (a.held !== null && a.heldGeneration === t.generation) t.count(a.held, url, hash);
+    else {
+      a.held = t.add(agent, url, hash);
+      a.held.item ??= { agent };
+      a.heldGeneration = t.generation;
+    }
     const lineText = v.get(c.ruleLine);
     const rule = v.get(c.rule);
     const status = lineText === '' ? robotsStatus : '';

@@ -89,6 +89,8 @@ export class SiteOutcomes {
   private lastKey = '\u0000';
   /** Own copies of recent sites by fingerprint: one string object per site, its hash computed once. */
   private readonly interned: string[] = new Array<string>(INTERNED).fill('');
+  private readonly internedA = new Int32Array(INTERNED);
+  private readonly internedB = new Int32Array(INTERNED);
 
   constructor(maxBits = SITE_BITS) {
     this.seen = new FingerprintSet(maxBits);
@@ -115,9 +117,12 @@ export class SiteOutcomes {
       hashPair(site, h);
       const slot = h[0]! & (INTERNED - 1);
       let own = this.interned[slot]!;
-      if (own !== site) {
+      // The fingerprint tells the site (as it does for counting sites): no text compared, none touched.
+      if (own === '' || this.internedA[slot] !== h[0] || this.internedB[slot] !== h[1]) {
         own = ownString(site);
         this.interned[slot] = own;
+        this.internedA[slot] = h[0]!;
+        this.internedB[slot] = h[1]!;
       }
       this.lastSite = own;
       if (this.seen.add(h[0]!, h[1]!)) this.sites++;
