@@ -72,9 +72,8 @@ const SITE_MEMO = 8192;
 interface AgentEntry {
   /** The agent's name, an own copy (the row's may be a slice of the read chunk). */
   name: string;
-  /** The agent's entry in the by-agent list, valid while that list's generation is `heldGeneration`. */
+  /** The agent's entry in the by-agent list (add again once a prune dropped it). */
   held: Held<{ agent: string }> | null;
-  heldGeneration: number;
   counts: Float64Array;
   violations: number;
   grace: number;
@@ -100,7 +99,6 @@ export class ReportTally {
   private readonly days: OverTimeTally | null;
   private readonly memoSite: string[] = new Array<string>(SITE_MEMO).fill('');
   private readonly memoHeld: (Held<{ site: string }> | undefined)[] = new Array(SITE_MEMO);
-  private readonly memoGeneration = new Int32Array(SITE_MEMO).fill(-1);
   /** robots_sha256 of the row being judged, for the changes hook. */
   private sha256 = '';
   readonly inputs: ReportInput[] = [];
@@ -193,15 +191,15 @@ export class ReportTally {
   private countSite(site: string, url: string, hash: number): void {
     const t = this.bySite;
     const slot = this.sites.siteHash & (SITE_MEMO - 1);
-    if (this.memoSite[slot] === site && this.memoGeneration[slot] === t.generation) {
-      t.count(this.memoHeld[slot]!, url, hash);
+    const held = this.memoHeld[slot];
+    if (held !== undefined && !held.dropped && this.memoSite[slot] === site) {
+      t.count(held, url, hash);
       return;
     }
     const e = t.add(site, url, hash);
     e.item ??= { site };
     this.memoSite[slot] = site;
     this.memoHeld[slot] = e;
-    this.memoGeneration[slot] = t.generation;
   }
 
   private entry(agent: string): AgentEntry | undefined {
@@ -214,7 +212,6 @@ export class ReportTally {
         violations: 0,
         grace: 0,
         held: null,
-        heldGeneration: -1,
       };
       this.agents.set(name, a);
     }
@@ -253,11 +250,10 @@ export class ReportTally {
     const hash = exampleHash(url);
     this.countSite(site, url, hash);
     const t = this.byAgent;
-    if (a.held !== null && a.heldGeneration === t.generation) t.count(a.held, url, hash);
+    if (a.held !== null && !a.held.dropped) t.count(a.held, url, hash);
     else {
       a.held = t.add(agent, url, hash);
       a.held.item ??= { agent };
-      a.heldGeneration = t.generation;
     }
     const lineText = v.get(c.ruleLine);
     const rule = v.get(c.rule);

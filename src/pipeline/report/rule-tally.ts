@@ -13,11 +13,10 @@ interface RuleMemo {
   rule: string;
   status: string;
   held: Held<RuleItem>;
-  generation: number;
 }
 
 /** Slots of remembered rules (a power of 2). */
-const RULE_MEMO = 1024;
+const RULE_MEMO = 4096;
 
 /**
  * Violations by deciding rule (site, line, rule text; the robots_status when no rule decided), with the
@@ -64,7 +63,7 @@ export class RuleTally {
     const m = this.memo[slot];
     if (
       m !== undefined &&
-      m.generation === tally.generation &&
+      !m.held.dropped &&
       m.site === site &&
       m.line === line &&
       m.lineText === lineText &&
@@ -83,7 +82,6 @@ export class RuleTally {
       rule: held.item.rule,
       status: held.item.status,
       held,
-      generation: tally.generation,
     };
     return held.item;
   }

@@ -13,6 +13,8 @@ export interface Held<T> {
   examples: string[];
   /** exampleHash of each example, in the same order. */
   hashes: number[];
+  /** Set when a prune dropped the key: a caller holding the entry must `add` again. */
+  dropped: boolean;
 }
 
 /** FNV-1a over the bytes of a latin1 view (one char per byte). */
@@ -68,8 +70,6 @@ export class TopTally<T> {
   dropBound = 0;
   /** Keys inserted (a dropped key seen again counts again). */
   inserted = 0;
-  /** Bumped by every prune: an entry held from an earlier generation may have been dropped. */
-  generation = 0;
 
   /**
    * `capacity`: entries the list keeps; `held`: keys counted in memory (more than the list keeps, so that
@@ -88,7 +88,7 @@ export class TopTally<T> {
     let e = this.held.get(key);
     if (e === undefined) {
       if (this.held.size >= 2 * this.heldKeys) this.prune();
-      e = { item: null, n: 0, examples: [], hashes: [] };
+      e = { item: null, n: 0, examples: [], hashes: [], dropped: false };
       this.held.set(ownString(key), e);
       this.inserted++;
     }
@@ -96,7 +96,7 @@ export class TopTally<T> {
     return e;
   }
 
-  /** Adds 1 to an entry `add` returned in this generation, without looking its key up again. */
+  /** Adds 1 to an entry `add` returned and no prune has dropped since, without looking its key up again. */
   count(e: Held<T>, url: string, hash: number): void {
     e.n++;
     if (url !== '') keepExample(e.examples, e.hashes, url, hash);
@@ -108,10 +108,10 @@ export class TopTally<T> {
     for (let i = this.heldKeys; i < sorted.length; i++) {
       const [key, e] = sorted[i]!;
       if (e.n > largest) largest = e.n;
+      e.dropped = true;
       this.held.delete(key);
     }
     this.dropBound += largest;
-    this.generation++;
   }
 
   /** The list as the report holds it; `decode` turns held strings (latin1 bytes) into text. */
