@@ -1,15 +1,16 @@
 import { AsOfTally, rowTime } from './as-of-tally.js';
 import { InvalidSuffixes, writeRows } from './batch-output.js';
 import { BatchRows } from './batch-rows.js';
+import { CounterReports } from './counter-reports.js';
 import { FieldSplitter } from './field-split.js';
 import {
   answerForeign,
   type ForeignRequest,
   type ForeignResponse,
-  ForeignRows,
-  ownerOf,
+  type ForeignRows,
 } from './foreign-rows.js';
 import { OriginStore } from './origin-store.js';
+import { type Affinity, PeerRouting, SOLO } from './peer-routing.js';
 import { type NeededOrigin, PolicyInstaller } from './policy-installer.js';
 import type { BatchStats, PolicyRequest, WirePolicy, WorkerConfig } from './protocol.js';
 import { parseQuotedRecords } from './quoted-records.js';
@@ -18,15 +19,7 @@ import { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
 import { keyOf, newRowSlot, resolveRowInto } from './row-url.js';
 import { hostHash, OTHER_SHARD, plainUrlHostHash } from './shard.js';
-
-/**
- * Per-origin counters (top hosts, top rules) travel with a batch once this many input bytes have been
- * classified since the last report, and with the flush: counters add up across batches in the worker,
- * so the coordinator merges one entry per origin and rule per report, not per batch.
- */
-const REPORT_EVERY_BYTES = 8 << 20;
-/** Or sooner, once this share of the origin budget has counters: the list holds evicted entries too. */
-const REPORT_SHARE_OF_ORIGINS = 0.25;
+import { WorkStamps } from './work-stamps.js';
 
 /** What pass 1 found in a batch. */
 interface BatchScan {
@@ -41,19 +34,7 @@ interface BatchScan {
 }
 
 export type PolicyFetcher = (req: PolicyRequest) => Promise<WirePolicy[]>;
-
-/** This worker's place among its peers, and how it sends rows to the owner of their origin. */
-export interface Affinity {
-  self: number;
-  threads: number;
-  ask(owner: number, req: ForeignRequest): Promise<ForeignResponse>;
-}
-
-const SOLO: Affinity = {
-  self: 0,
-  threads: 1,
-  ask: () => Promise.reject(new Error('no peers')),
-};
+export type { Affinity };
 
 /**
  * Classifies one batch of whole CSV records: splits them (by hand, or csv-parse for records with a
@@ -70,54 +51,44 @@ export class BatchClassifier {
   private readonly spareRows: BatchRows[] = [];
   readonly store: OriginStore;
   private readonly installer: PolicyInstaller;
-  private stamp = 0;
-  private readonly active = new Set<number>();
-  private compilesReported = 0;
-  /** Input bytes classified since counters were last reported. */
-  private unreportedBytes = 0;
+  private readonly work: WorkStamps;
+  private readonly reports: CounterReports;
   /** `--shard K/N` as K - 1 and N (N = 1: every row is this run's). */
   private readonly shardRest: number;
   private readonly shardCount: number;
   /** `--agent-column`: each row's own crawler, or null. */
   private readonly rowAgents: RowAgents | null;
+  private readonly peers: PeerRouting;
 
   constructor(
     private readonly config: WorkerConfig,
-    private readonly affinity: Affinity = SOLO,
+    affinity: Affinity = SOLO,
   ) {
     this.store = new OriginStore(config);
     this.installer = new PolicyInstaller(this.store);
+    this.reports = new CounterReports(this.store, config.originBudget);
+    this.work = new WorkStamps(this.store);
     this.invalid = new InvalidSuffixes(config);
     this.shardRest = (config.shard?.index ?? 1) - 1;
     this.shardCount = config.shard?.count ?? 1;
     this.rowAgents = (config.agentIndex ?? -1) >= 0 ? new RowAgents(config) : null;
-  }
-
-  /** Starts a unit of work (a batch, or rows from a peer): what it uses is safe from eviction until end. */
-  private begin(): number {
-    const stamp = ++this.stamp;
-    this.active.add(stamp);
-    this.store.protectFrom = Math.min(...this.active);
-    return stamp;
-  }
-
-  private end(stamp: number): void {
-    this.active.delete(stamp);
-    this.store.protectFrom = this.active.size > 0 ? Math.min(...this.active) : this.stamp + 1;
+    // As of a time, or with a row agent, every worker judges its own rows: a peer would need each row's
+    // time or agent too.
+    this.peers = new PeerRouting(affinity, this.shardCount, config.asOf != null || this.rowAgents !== null);
   }
 
   /** Takes hot origins a peer owns into this worker's store (in the background; failures only cost speed). */
   private adopt(list: ForeignResponse['adopt'], fetchPolicies: PolicyFetcher): void {
-    const stamp = this.begin();
+    const stamp = this.work.begin();
     this.installer
       .ensure(list.keys, list.origins, stamp, (req) => fetchPolicies({ ...req, adopt: true }))
       .catch(() => {})
-      .finally(() => this.end(stamp));
+      .finally(() => this.work.end(stamp));
   }
 
   /** Judges rows a peer sent for origins this worker owns. */
   async answer(req: ForeignRequest, fetchPolicies: PolicyFetcher): Promise<ForeignResponse> {
-    const stamp = this.begin();
+    const stamp = this.work.begin();
     try {
       return await answerForeign(
         req,
@@ -128,20 +99,13 @@ export class BatchClassifier {
         fetchPolicies,
       );
     } finally {
-      this.end(stamp);
+      this.work.end(stamp);
     }
   }
 
   /** Counters not reported with a batch yet (origins used by peers' rows after this worker's last batch). */
   flush(): BatchStats {
-    return this.finish(new RowStats(this.config.agents.length), 0, true);
-  }
-
-  private finish(stats: RowStats, rows: number, report: boolean): BatchStats {
-    const out = stats.collect(rows, report ? this.store.drainDirty() : []);
-    out.compiles = this.store.compiles - this.compilesReported;
-    this.compilesReported = this.store.compiles;
-    return out;
+    return this.reports.collect(new RowStats(this.config.agents.length), 0, true);
   }
 
   /**
@@ -154,14 +118,14 @@ export class BatchClassifier {
     into: ArrayBuffer | null = null,
     recordBase?: (records: number) => Promise<number>,
   ): Promise<{ output: Buffer; stats: BatchStats }> {
-    const stamp = this.begin();
+    const stamp = this.work.begin();
     const rows = this.spareRows.pop() ?? new BatchRows(this.config);
     try {
       return await this.run(rows, bytes, stamp, fetchPolicies, into, recordBase);
     } finally {
       rows.release();
       this.spareRows.push(rows);
-      this.end(stamp);
+      this.work.end(stamp);
     }
   }
 
@@ -186,9 +150,7 @@ export class BatchClassifier {
     const w0 = performance.now();
     const own =
       scan.need.size > 0 ? this.installNeeded(rows, scan.need, stamp, fetchPolicies, scan.asOf) : null;
-    const answers = scan.foreign.map((f, owner) =>
-      f === null ? null : this.affinity.ask(owner, f.request()),
-    );
+    const answers = this.peers.ask(scan.foreign);
     if (own !== null) await own;
     const responses = await Promise.all(answers);
     for (const r of responses) if (r !== null && r.adopt.keys.length > 0) this.adopt(r.adopt, fetchPolicies);
@@ -213,7 +175,7 @@ export class BatchClassifier {
     this.splitter.reset(text, cfg.delimiter);
     const scan: BatchScan = {
       need: new Map<string, NeededOrigin>(),
-      foreign: new Array<ForeignRows | null>(this.affinity.threads).fill(null),
+      foreign: this.peers.newBatch(),
       blankLines: 0,
       hostMismatch: 0,
       asOf: cfg.asOf == null ? null : new AsOfTally(),
@@ -348,23 +310,11 @@ export class BatchClassifier {
       rows.entries[i] = e;
       return;
     }
-    const { self, threads } = this.affinity;
-    // As of a time, or with a row agent, every worker judges its own rows: a peer would need each
-    // row's time or agent too.
-    if (threads > 1 && asOf == null && this.rowAgents === null) {
-      // A shard's hosts share their hash modulo N: the owner comes from the rest of the hash.
-      const owner = hash < 0 ? ownerOf(slot.host, threads) : Math.floor(hash / this.shardCount) % threads;
-      if (owner !== self) {
-        let toOwner = scan.foreign[owner];
-        if (!toOwner) {
-          toOwner = new ForeignRows();
-          scan.foreign[owner] = toOwner;
-        }
-        rows.owners[i] = owner;
-        rows.foreignPos[i] = toOwner.size;
-        toOwner.add(slot);
-        return;
-      }
+    const owner = this.peers.route(scan.foreign, slot, hash);
+    if (owner >= 0) {
+      rows.owners[i] = owner;
+      rows.foreignPos[i] = scan.foreign[owner]!.size - 1;
+      return;
     }
     rows.paths[i] = slot.path;
     const missing = this.store.probeMissing(slot.scheme, slot.host, slot.port);
@@ -401,12 +351,7 @@ export class BatchClassifier {
       keepInvalid,
       this.rowAgents,
     );
-    this.unreportedBytes += inputBytes;
-    const report =
-      this.unreportedBytes >= REPORT_EVERY_BYTES ||
-      this.store.dirtyCount >= this.config.originBudget * REPORT_SHARE_OF_ORIGINS;
-    if (report) this.unreportedBytes = 0;
-    const stats = this.finish(rowStats, rowStats.written, report);
+    const stats = this.reports.collect(rowStats, rowStats.written, this.reports.due(inputBytes));
     stats.inputRecords = rows.count;
     stats.blankLines = keepInvalid ? scan.blankLines : 0;
     stats.hostMismatch = scan.hostMismatch;
