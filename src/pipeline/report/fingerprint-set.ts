@@ -9,6 +9,8 @@ export class FingerprintSet {
   private mask: number;
   size = 0;
   exact = true;
+  /** Times the set started over. */
+  generation = 0;
 
   constructor(
     private readonly maxBits = 22,
@@ -50,6 +52,7 @@ export class FingerprintSet {
       this.hi.fill(0);
       this.size = 0;
       this.exact = false;
+      this.generation++;
       return;
     }
     const oldLo = this.lo;
@@ -66,13 +69,18 @@ export class FingerprintSet {
 
 /** Two independent 32-bit hashes of a string's char codes (FNV-1a, and a multiply-rotate one). */
 export function hashPair(s: string, out: Int32Array): void {
+  hashPairRange(s, 0, s.length, out);
+}
+
+/** hashPair of `s.slice(start, end)`, without the slice. */
+export function hashPairRange(s: string, start: number, end: number, out: Int32Array): void {
   let a = 0x811c9dc5;
   let b = 0x9e3779b9;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul((b << 5) | (b >>> 27), 0x2545f491) ^ c;
   }
   out[0] = a;
-  out[1] = Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ s.length;
+  out[1] = Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ (end - start);
 }

@@ -10,9 +10,10 @@ import type {
   ViolationsSection,
 } from './report-model.js';
 import { RuleTally } from './rule-tally.js';
-import { decodeLatin1, fastSite, slowSite } from './site-of.js';
-import { rowOutcome, SITE_BITS, SiteOutcomes, sortedRecord } from './site-outcomes.js';
-import { exampleHash, type Held, TopTally } from './top-tally.js';
+import { decodeLatin1, fastSiteEnd, slowSite } from './site-of.js';
+import { type RowOutcome, rowOutcome, SITE_BITS, SiteOutcomes, sortedRecord } from './site-outcomes.js';
+import { newSiteState, type SiteState } from './site-table.js';
+import { type ExampleSource, type Held, TopTally } from './top-tally.js';
 import type { AgentColumns, VerdictLayout } from './verdict-columns.js';
 import type { RecordSink, RowView } from './verdict-reader.js';
 
@@ -66,9 +67,6 @@ export interface RowHooks {
   ): void;
 }
 
-/** Slots of the by-site memo (a power of 2). */
-const SITE_MEMO = 8192;
-
 interface AgentEntry {
   /** The agent's name, an own copy (the row's may be a slice of the read chunk). */
   name: string;
@@ -82,7 +80,7 @@ interface AgentEntry {
 type ProblemItem = { site: string; outcome: SiteOutcome; cause: string };
 
 /** The figures of every row read, in bounded memory. One tally takes any number of files. */
-export class ReportTally {
+export class ReportTally implements ExampleSource {
   private readonly o: TallyOptions;
   private readonly agents = new Map<string, AgentEntry>();
   private agentsOverflow = 0;
@@ -97,8 +95,15 @@ export class ReportTally {
   private readonly byRule: RuleTally;
   private readonly problems: TopTally<ProblemItem>;
   private readonly days: OverTimeTally | null;
-  private readonly memoSite: string[] = new Array<string>(SITE_MEMO).fill('');
-  private readonly memoHeld: (Held<{ site: string }> | undefined)[] = new Array(SITE_MEMO);
+  /** The state rows without a site count under (site ''), kept out of the site table. */
+  private readonly noSite = newSiteState('', 0, 0);
+  /** The row being read, its URL column, and its URL and URL hash once read (-1: not yet). */
+  private view: RowView | null = null;
+  private urlColumn = -1;
+  private url: string | null = null;
+  private urlHash = -1;
+  /** The robots_status of the last row that had a site. */
+  private status = '';
   /** robots_sha256 of the row being judged, for the changes hook. */
   private sha256 = '';
   readonly inputs: ReportInput[] = [];
@@ -156,50 +161,83 @@ export class ReportTally {
       verdicts[k] = vi;
     }
     this.rows++;
+    this.view = v;
+    this.urlColumn = L.url;
+    this.url = null;
+    this.urlHash = -1;
     const day = L.time >= 0 && this.days !== null ? this.days.row(v.get(L.time)) : null;
-    const url = v.get(L.url);
-    let site = fastSite(url) ?? slowSite(url, v.get(L.host));
-    const status = v.get(L.status);
-    if (site !== '') {
+    const state = this.siteState(v, L);
+    if (state !== this.noSite) {
       const v0 = verdicts[0]!;
       const errorCode = v0 === NO_HISTORY ? v.get(L.errorCode) : '';
-      const o = rowOutcome(KNOWN_VERDICTS[v0]!, status, errorCode, v.get(L.robotsUrl), site);
-      site = this.sites.observe(site, o);
-      if (o !== null && o.outcome !== 'parsed' && o.outcome !== 'redirect') {
-        const e = this.problems.add(`${site}\t${o.outcome}\t${o.cause}`, url, exampleHash(url));
-        e.item ??= { site, outcome: o.outcome, cause: ownString(o.cause) };
-      }
-      this.hooks.site?.(site);
+      // Most rows repeat the last status: compared in place, not copied.
+      if (!v.equals(L.status, this.status)) this.status = ownString(v.get(L.status));
+      const o = rowOutcome(KNOWN_VERDICTS[v0]!, this.status, errorCode, v.get(L.robotsUrl), state.site);
+      this.sites.outcome(state, o);
+      if (o !== null && o.outcome !== 'parsed' && o.outcome !== 'redirect') this.problem(state, o);
+      this.hooks.site?.(state.site);
     }
-    const flips = site !== '' && this.hooks.wants !== undefined && this.hooks.wants(site);
+    const flips = state !== this.noSite && this.hooks.wants !== undefined && this.hooks.wants(state.site);
     if (flips) this.sha256 = v.get(L.sha256);
     if (L.mode === 'row_agent') {
       if (verdicts[0] === NOT_A_CRAWLER) this.notACrawler++;
-      else this.judge(v.get(L.agent), cols[0]!, verdicts[0]!, v, site, url, status, day, flips);
+      else this.judge(v.get(L.agent), cols[0]!, verdicts[0]!, v, L, state, day, flips);
     } else {
       for (let k = 0; k < cols.length; k++) {
-        this.judge(cols[k]!.agent, cols[k]!, verdicts[k]!, v, site, url, status, day, flips);
+        this.judge(cols[k]!.agent, cols[k]!, verdicts[k]!, v, L, state, day, flips);
       }
     }
     return true;
   }
 
-  /**
-   * One violation of `site` in the by-site list. The entries of recent sites are remembered by slot (the
-   * site's fingerprint), so a site's rows are counted without a lookup in the list's large map.
-   */
-  private countSite(site: string, url: string, hash: number): void {
-    const t = this.bySite;
-    const slot = this.sites.siteHash & (SITE_MEMO - 1);
-    const held = this.memoHeld[slot];
-    if (held !== undefined && !held.dropped && this.memoSite[slot] === site) {
-      t.count(held, url, hash);
+  /** The row's site: the common URL shape is hashed in place, anything else goes through the URL rules. */
+  private siteState(v: RowView, L: VerdictLayout): SiteState {
+    if (v.fields === null && L.url >= 0) {
+      const start = v.starts[L.url]!;
+      const end = fastSiteEnd(v.text, start, v.ends[L.url]!);
+      if (end >= 0) return this.sites.state(v.text, start, end);
+    }
+    const url = v.get(L.url);
+    const end = fastSiteEnd(url, 0, url.length);
+    if (end >= 0) return this.sites.state(url, 0, end);
+    const site = slowSite(url, v.get(L.host));
+    return site === '' ? this.noSite : this.sites.state(site, 0, site.length);
+  }
+
+  /** The row's URL, read once per row and only when needed (ExampleSource). */
+  example(): string {
+    this.url ??= this.view!.get(this.urlColumn);
+    return this.url;
+  }
+
+  private hashOfUrl(): number {
+    if (this.urlHash < 0) this.urlHash = this.view!.hash(this.urlColumn);
+    return this.urlHash;
+  }
+
+  /** A row whose site's robots.txt was not parsed: one more in the site's problem entry. */
+  private problem(state: SiteState, o: RowOutcome): void {
+    const e = state.problem as Held<ProblemItem> | null;
+    if (e !== null && !e.dropped && state.problemKey === o.key) {
+      this.problems.countHash(e, this.hashOfUrl(), this);
       return;
     }
-    const e = t.add(site, url, hash);
-    e.item ??= { site };
-    this.memoSite[slot] = site;
-    this.memoHeld[slot] = e;
+    const added = this.problems.addHash(`${state.site}\t${o.outcome}\t${o.cause}`, this.hashOfUrl(), this);
+    added.item ??= { site: state.site, outcome: o.outcome, cause: ownString(o.cause) };
+    state.problem = added;
+    state.problemKey = o.key;
+  }
+
+  /** One violation at the row's site in the by-site list, through the site's remembered entry. */
+  private countSite(state: SiteState, hash: number): void {
+    const held = state.bySite;
+    if (held !== null && !held.dropped) {
+      this.bySite.countHash(held, hash, this);
+      return;
+    }
+    const e = this.bySite.addHash(state.site, hash, this);
+    e.item ??= { site: state.site };
+    state.bySite = e;
   }
 
   private entry(agent: string): AgentEntry | undefined {
@@ -223,9 +261,8 @@ export class ReportTally {
     c: AgentColumns,
     vi: number,
     v: RowView,
-    site: string,
-    url: string,
-    robotsStatus: string,
+    L: VerdictLayout,
+    state: SiteState,
     day: string | null,
     flips: boolean,
   ): void {
@@ -238,27 +275,25 @@ export class ReportTally {
     a.counts[vi]!++;
     if (flips) {
       const line = Number(v.get(c.ruleLine)) || 0;
-      this.hooks.row?.(site, url, agent, KNOWN_VERDICTS[vi]!, line, v.get(c.rule), this.sha256);
+      const url = this.example();
+      this.hooks.row?.(state.site, url, agent, KNOWN_VERDICTS[vi]!, line, v.get(c.rule), this.sha256);
     }
     if (vi !== DISALLOWED_EXPLICIT && vi !== DISALLOWED_UNREACHABLE) return;
-    if (v.get(c.grace) === 'true') {
+    if (v.equals(c.grace, 'true')) {
       a.grace++;
       return;
     }
     a.violations++;
     this.total++;
-    const hash = exampleHash(url);
-    this.countSite(site, url, hash);
+    const hash = this.hashOfUrl();
+    this.countSite(state, hash);
     const t = this.byAgent;
-    if (a.held !== null && !a.held.dropped) t.count(a.held, url, hash);
+    if (a.held !== null && !a.held.dropped) t.countHash(a.held, hash, this);
     else {
-      a.held = t.add(agent, url, hash);
+      a.held = t.addHash(agent, hash, this);
       a.held.item ??= { agent };
     }
-    const lineText = v.get(c.ruleLine);
-    const rule = v.get(c.rule);
-    const status = lineText === '' ? robotsStatus : '';
-    this.byRule.add(site, this.sites.siteHash, lineText, rule, status, agent, url, hash);
+    this.byRule.add(state, v, c.ruleLine, c.rule, L.status, agent, hash, this);
     if (day !== null) this.days?.violation(day, agent);
   }
 

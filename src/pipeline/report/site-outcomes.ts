@@ -1,7 +1,8 @@
 import { ownString } from '../../core/bytes.js';
 import { UNAVAILABLE_CODES } from '../fetch/error-codes.js';
-import { FingerprintSet, hashPair } from './fingerprint-set.js';
+import { FingerprintSet, hashPair, hashPairRange } from './fingerprint-set.js';
 import type { OutcomesSection, SiteOutcome } from './report-model.js';
+import { newSiteState, type SiteState, SiteTable } from './site-table.js';
 
 export const SITE_OUTCOMES: readonly SiteOutcome[] = [
   'parsed',
@@ -14,8 +15,6 @@ export const SITE_OUTCOMES: readonly SiteOutcome[] = [
 
 /** Slots (log2) of the fingerprints of sites and their outcomes: 2^22 slots, 32 MiB at most. */
 export const SITE_BITS = 22;
-/** Sites kept as own strings by fingerprint (a power of 2). */
-const INTERNED = 8192;
 
 /** What one row says of its site's robots.txt: the outcome and its status or code; null when nothing. */
 export interface RowOutcome {
@@ -79,26 +78,17 @@ const MISSING = Object.freeze(outcome('unavailable', 'missing'));
 export class SiteOutcomes {
   private readonly seen: FingerprintSet;
   private readonly hash = new Int32Array(2);
+  private readonly table = new SiteTable();
+  private generation = 0;
   sites = 0;
   readonly byOutcome: Record<SiteOutcome, number> = Object.fromEntries(
     SITE_OUTCOMES.map((o) => [o, 0]),
   ) as Record<SiteOutcome, number>;
   readonly unavailableBy = new Map<string, number>();
   readonly unreachableBy = new Map<string, number>();
-  private lastSite = '\u0000';
-  private lastKey = '\u0000';
-  /** Own copies of recent sites by fingerprint: one string object per site, its hash computed once. */
-  private readonly interned: string[] = new Array<string>(INTERNED).fill('');
-  private readonly internedA = new Int32Array(INTERNED);
-  private readonly internedB = new Int32Array(INTERNED);
 
   constructor(maxBits = SITE_BITS) {
     this.seen = new FingerprintSet(maxBits);
-  }
-
-  /** First half of the fingerprint of the last site observed. */
-  get siteHash(): number {
-    return this.hash[0]!;
   }
 
   /** False once the fingerprints overflowed: a site seen again after that counts again. */
@@ -107,36 +97,50 @@ export class SiteOutcomes {
   }
 
   /**
-   * Counts `site` (once) and the outcome the row shows (once per site), if any. Returns the site as an
-   * own string (a slice of the read chunk would keep it alive), mostly the same object for a site's rows.
+   * The state of the site `text.slice(start, end)`, counting the site if it is new. Its `site` is an own
+   * string (a slice of the read chunk would keep it alive), the same object for the site's rows.
    */
-  observe(site: string, o: RowOutcome | null): string {
-    const key = o === null ? '' : o.key;
+  state(text: string, start: number, end: number): SiteState {
     const h = this.hash;
-    if (site !== this.lastSite) {
-      hashPair(site, h);
-      const slot = h[0]! & (INTERNED - 1);
-      let own = this.interned[slot]!;
-      // The fingerprint tells the site (as it does for counting sites): no text compared, none touched.
-      if (own === '' || this.internedA[slot] !== h[0] || this.internedB[slot] !== h[1]) {
-        own = ownString(site);
-        this.interned[slot] = own;
-        this.internedA[slot] = h[0]!;
-        this.internedB[slot] = h[1]!;
-      }
-      this.lastSite = own;
-      if (this.seen.add(h[0]!, h[1]!)) this.sites++;
-    } else if (key === this.lastKey) return this.lastSite;
-    this.lastKey = key;
-    if (o === null) return this.lastSite;
+    hashPairRange(text, start, end, h);
+    const a = h[0]!;
+    const b = h[1]!;
+    const known = this.table.find(a, b);
+    if (known !== undefined) return known;
+    // The fingerprint tells the site (as it does for counting sites): no text compared.
+    const state = newSiteState(ownString(text.slice(start, end)), a, b);
+    if (this.seen.add(a, b)) this.sites++;
+    // States found after the fingerprints started over would skip counting their sites again.
+    if (this.seen.generation !== this.generation) {
+      this.generation = this.seen.generation;
+      this.table.clear();
+    }
+    this.table.insert(state);
+    return state;
+  }
+
+  /** Counts the outcome a row of `state`'s site shows (once per site), if any. */
+  outcome(state: SiteState, o: RowOutcome | null): void {
+    if (o === null || o.key === state.outcomeKey) return;
+    state.outcomeKey = o.key;
     // The pair's fingerprint: the site's, mixed with the outcome key's (a different value for every key).
     const k = o.hash;
-    const pairA = Math.imul(h[0]! ^ k, 0x9e3779b1) ^ 0x5bd1e995;
-    if (!this.seen.add(pairA, h[1]! + Math.imul(k, 0x27d4eb2f))) return this.lastSite;
+    const pairA = Math.imul(state.a ^ k, 0x9e3779b1) ^ 0x5bd1e995;
+    if (!this.seen.add(pairA, state.b + Math.imul(k, 0x27d4eb2f))) return;
     this.byOutcome[o.outcome]++;
     if (o.outcome === 'unavailable') bump(this.unavailableBy, o.cause);
     else if (o.outcome === 'unreachable') bump(this.unreachableBy, o.cause);
-    return this.lastSite;
+    if (this.seen.generation !== this.generation) {
+      this.generation = this.seen.generation;
+      this.table.clear();
+    }
+  }
+
+  /** Counts `site` and the outcome `o` of one of its rows; returns the site as an own string. */
+  observe(site: string, o: RowOutcome | null): string {
+    const state = this.state(site, 0, site.length);
+    this.outcome(state, o);
+    return state.site;
   }
 
   section(problemSites: OutcomesSection['problemSites']): OutcomesSection {

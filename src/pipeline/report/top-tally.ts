@@ -10,17 +10,34 @@ export const HELD_FACTOR = 10;
 export interface Held<T> {
   item: T | null;
   n: number;
+  /** The entry's examples: the first `kept` of three slots, by (hash, text). */
   examples: string[];
   /** exampleHash of each example, in the same order. */
   hashes: number[];
+  kept: number;
   /** Set when a prune dropped the key: a caller holding the entry must `add` again. */
   dropped: boolean;
+  /** The largest example hash once EXAMPLES are kept (a URL hashed above it is never kept), else 2^32. */
+  cut: number;
+}
+
+/** Above every exampleHash. */
+const NO_CUT = 2 ** 32;
+
+/** Where a counted row's example URL comes from, read only when the URL may be kept ('' for none). */
+export interface ExampleSource {
+  example(): string;
 }
 
 /** FNV-1a over the bytes of a latin1 view (one char per byte). */
 export function exampleHash(latin1: string): number {
+  return exampleHashRange(latin1, 0, latin1.length);
+}
+
+/** exampleHash of `latin1.slice(start, end)`, without the slice. */
+export function exampleHashRange(latin1: string, start: number, end: number): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < latin1.length; i++) {
+  for (let i = start; i < end; i++) {
     h ^= latin1.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
@@ -43,14 +60,43 @@ export function keepExample(list: string[], hashes: number[], s: string, h: numb
   while (i > 0 && (hashes[i - 1]! > h || (hashes[i - 1] === h && list[i - 1]! > s))) i--;
   if (i > 0 && hashes[i - 1] === h && list[i - 1] === s) return;
   if (i === EXAMPLES) return;
-  // A copy: `s` may be a slice that pins a whole read chunk.
-  list.splice(i, 0, ownString(s));
-  hashes.splice(i, 0, h);
-  if (n + 1 > EXAMPLES) {
-    list.pop();
-    hashes.pop();
+  // Shifted by hand: `splice` makes an array of what it removes on every call.
+  let j = n;
+  if (n < EXAMPLES) {
+    list.push('');
+    hashes.push(0);
+  } else j = n - 1;
+  for (; j > i; j--) {
+    list[j] = list[j - 1]!;
+    hashes[j] = hashes[j - 1]!;
   }
+  // A copy: `s` may be a slice that pins a whole read chunk.
+  list[i] = ownString(s);
+  hashes[i] = h;
 }
+
+/** keepExample over an entry's three slots. */
+function keepHeld(e: Held<unknown>, s: string, h: number): void {
+  const list = e.examples;
+  const hashes = e.hashes;
+  const n = e.kept;
+  let i = n;
+  while (i > 0 && (hashes[i - 1]! > h || (hashes[i - 1] === h && list[i - 1]! > s))) i--;
+  if (i === EXAMPLES || (i > 0 && hashes[i - 1] === h && list[i - 1] === s)) return;
+  for (let j = n < EXAMPLES ? n : EXAMPLES - 1; j > i; j--) {
+    list[j] = list[j - 1]!;
+    hashes[j] = hashes[j - 1]!;
+  }
+  // A copy: `s` may be a slice that pins a whole read chunk.
+  list[i] = ownString(s);
+  hashes[i] = h;
+  if (n < EXAMPLES) e.kept = n + 1;
+  if (e.kept === EXAMPLES) e.cut = hashes[EXAMPLES - 1]!;
+}
+
+/** What a dropped entry holds instead of its examples. */
+const DROPPED_EXAMPLES: string[] = [];
+const DROPPED_HASHES: number[] = [];
 
 /** The examples of two merged entries: the EXAMPLES of both with the smallest (hash, text). */
 export function mergeExamples(a: readonly string[], b: readonly string[]): string[] {
@@ -85,30 +131,81 @@ export class TopTally<T> {
    * whose `item` is null when the key is new (the caller sets it: no closure made per call).
    */
   add(key: string, url: string, hash: number): Held<T> {
+    const e = this.entry(key);
+    this.count(e, url, hash);
+    return e;
+  }
+
+  private entry(key: string): Held<T> {
     let e = this.held.get(key);
     if (e === undefined) {
       if (this.held.size >= 2 * this.heldKeys) this.prune();
-      e = { item: null, n: 0, examples: [], hashes: [], dropped: false };
+      // Three slots from the start: arrays grown by `push` take 17.
+      e = {
+        item: null,
+        n: 0,
+        examples: ['', '', ''],
+        hashes: [NO_CUT, NO_CUT, NO_CUT],
+        kept: 0,
+        dropped: false,
+        cut: NO_CUT,
+      };
       this.held.set(ownString(key), e);
       this.inserted++;
     }
-    this.count(e, url, hash);
     return e;
+  }
+
+  /** As `add`, with the example read from `src` only when it may be kept. */
+  addHash(key: string, hash: number, src: ExampleSource): Held<T> {
+    const e = this.entry(key);
+    this.countHash(e, hash, src);
+    return e;
+  }
+
+  /** As `count`, with the example read from `src` only when it may be kept. */
+  countHash(e: Held<T>, hash: number, src: ExampleSource): void {
+    e.n++;
+    if (hash > e.cut) return;
+    const url = src.example();
+    if (url !== '') keepHeld(e, url, hash);
   }
 
   /** Adds 1 to an entry `add` returned and no prune has dropped since, without looking its key up again. */
   count(e: Held<T>, url: string, hash: number): void {
     e.n++;
-    if (url !== '') keepExample(e.examples, e.hashes, url, hash);
+    if (url !== '' && hash <= e.cut) keepHeld(e, url, hash);
   }
 
+  /**
+   * Keeps the `heldKeys` largest counts, ties kept in insertion order (a stable sort's cut), without
+   * sorting the entries themselves.
+   */
   private prune(): void {
-    const sorted = [...this.held.entries()].sort((a, b) => b[1].n - a[1].n);
+    const counts = new Float64Array(this.held.size);
+    let k = 0;
+    for (const e of this.held.values()) counts[k++] = e.n;
+    counts.sort();
+    const threshold = counts[counts.length - this.heldKeys]!;
+    let above = 0;
+    for (let i = counts.length - 1; i >= 0 && counts[i]! > threshold; i--) above++;
+    let tiesKept = this.heldKeys - above;
     let largest = 0;
-    for (let i = this.heldKeys; i < sorted.length; i++) {
-      const [key, e] = sorted[i]!;
+    for (const [key, e] of this.held) {
+      if (e.n > threshold) continue;
+      if (e.n === threshold && tiesKept > 0) {
+        tiesKept--;
+        continue;
+      }
       if (e.n > largest) largest = e.n;
       e.dropped = true;
+      // A dropped entry may stay referenced by a caller's memo: keep nothing alive through it.
+      e.item = null;
+      e.examples = DROPPED_EXAMPLES;
+      e.hashes = DROPPED_HASHES;
+      e.kept = 0;
+      // No hash is below it: nothing is ever written to the shared empty lists.
+      e.cut = -1;
       this.held.delete(key);
     }
     this.dropBound += largest;
@@ -119,7 +216,7 @@ export class TopTally<T> {
     const entries: (T & TopEntryCounts)[] = [...this.held.values()].map((e) => ({
       ...finish(e.item!),
       count: e.n,
-      examples: e.examples.map(decode),
+      examples: e.examples.slice(0, e.kept).map(decode),
     }));
     return cutList<T>(entries, this.capacity, show, this.dropBound, this.inserted, keyOfEntry);
   }

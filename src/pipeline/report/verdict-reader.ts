@@ -4,6 +4,7 @@ import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../wo
 import { MAX_PENDING_BYTES } from '../batcher.js';
 import { type Header, HeaderReader } from '../header.js';
 import { openInput } from '../input-source.js';
+import { exampleHash, exampleHashRange } from './top-tally.js';
 
 /**
  * One record of a verdicts file, as the tally reads it: fields are latin1 views of the bytes (one char
@@ -33,6 +34,64 @@ export class RowView {
     return -1;
   }
 
+  /** Whether field `i` (-1: the empty field) is exactly `s`; compares in place, with no copy. */
+  equals(i: number, s: string): boolean {
+    if (i < 0) return s === '';
+    if (this.fields !== null) return (this.fields[i] ?? '') === s;
+    const start = this.starts[i]!;
+    return this.ends[i]! - start === s.length && this.text.startsWith(s, start);
+  }
+
+  /** Whether field `i` is empty (or -1). */
+  empty(i: number): boolean {
+    if (i < 0) return true;
+    if (this.fields !== null) return (this.fields[i] ?? '') === '';
+    return this.ends[i] === this.starts[i];
+  }
+
+  /** exampleHash of field `i`, without copying it. */
+  hash(i: number): number {
+    if (i < 0) return exampleHash('');
+    if (this.fields !== null) return exampleHash(this.fields[i] ?? '');
+    return exampleHashRange(this.text, this.starts[i]!, this.ends[i]!);
+  }
+
+  /**
+   * A 64-bit fingerprint (`out[0]`, `out[1]`) of fields `i`, `j` and `k` (-1: an empty one), mixed into the
+   * seed (`a`, `b`); fields are kept apart by a code no latin1 char has.
+   */
+  fingerprint(i: number, j: number, k: number, a: number, b: number, out: Int32Array): void {
+    out[0] = a;
+    out[1] = b;
+    this.mix(i, out);
+    this.mix(j, out);
+    this.mix(k, out);
+  }
+
+  private mix(i: number, out: Int32Array): void {
+    let a = Math.imul(out[0]! ^ 0x100, 0x01000193);
+    let b = Math.imul((out[1]! << 5) | (out[1]! >>> 27), 0x2545f491) ^ 0x100;
+    if (i >= 0) {
+      let s = this.text;
+      let start = 0;
+      let end = 0;
+      if (this.fields !== null) {
+        s = this.fields[i] ?? '';
+        end = s.length;
+      } else {
+        start = this.starts[i]!;
+        end = this.ends[i]!;
+      }
+      for (let p = start; p < end; p++) {
+        const c = s.charCodeAt(p);
+        a = Math.imul(a ^ c, 0x01000193);
+        b = Math.imul((b << 5) | (b >>> 27), 0x2545f491) ^ c;
+      }
+    }
+    out[0] = a;
+    out[1] = b;
+  }
+
   /** Field `i` (latin1), '' for -1. */
   get(i: number): string {
     if (i < 0) return '';
@@ -42,6 +101,8 @@ export class RowView {
 }
 
 const QUOTE = 34;
+/** Bytes decoded into one string. */
+const PIECE = 64 << 10;
 
 /** What the reader hands records to. */
 export interface RecordSink {
@@ -91,8 +152,16 @@ export async function readVerdicts(
       const r = await it.next();
       if (r.done) break;
       const buf = pending.length === 0 ? r.value : Buffer.concat([pending, r.value]);
-      const used = cutter.cut(buf, false);
-      pending = buf.subarray(used);
+      let at = 0;
+      // Decoded a piece at a time: a text under V8's large-object size dies young, while a larger
+      // one waits in the large-object space for a full collection, and the heap grows by every chunk.
+      while (buf.length - at > PIECE) {
+        const used = cutter.cut(buf.subarray(at, at + PIECE), false);
+        if (used === 0) break;
+        at += used;
+      }
+      at += cutter.cut(buf.subarray(at), false);
+      pending = buf.subarray(at);
       if (pending.length > MAX_PENDING_BYTES) {
         throw new RobotsAuditError('ERR_RECORD_TOO_LONG', `${file}: a line is longer than 64 MiB`, {
           path: file,
