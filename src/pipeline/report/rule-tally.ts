@@ -107,9 +107,15 @@ export class RuleTally {
 
 /** Keeps `s` (copied) among the `limit` smallest strings of a sorted list without repeats. */
 function keepSorted(list: string[], s: string, limit: number): void {
-  let i = list.length;
+  const n = list.length;
+  let i = n;
   while (i > 0 && list[i - 1]! > s) i--;
   if (i > 0 && list[i - 1] === s) return;
-  list.splice(i, 0, ownString(s));
-  if (list.length > limit) list.pop();
+  if (i === limit) return;
+  // Shifted by hand: `splice` makes an array of what it removes on every call.
+  let j = n;
+  if (n < limit) list.push('');
+  else j = n - 1;
+  for (; j > i; j--) list[j] = list[j - 1]!;
+  list[i] = ownString(s);
 }
