@@ -6,6 +6,7 @@ import type { LivePolicyProvider } from '../pipeline/live-policy-provider.js';
 import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output-sink.js';
 import { shardFromEnvironment } from '../pipeline/shard-option.js';
+import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
 import { numberOption } from './numeric-option.js';
@@ -195,8 +196,7 @@ const FETCH_OPTIONS: Record<string, YargsOption> = {
 };
 
 export const fetchCommand: CommandModule<object, FetchArgs> = {
-  command: 'fetch <input>',
-  describe: 'Fetch robots.txt for every origin in INPUT.csv (or - for stdin) into the policy cache',
+  ...COMMAND_LINES.fetch,
   builder: (yargs: Argv) =>
     yargs
       .positional('input', { type: 'string', describe: 'CSV with a url column (and optionally host), or -' })
