@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type Failure, hasCode, RobotsAuditError } from '../core/errors.js';
 import { BATCH_BYTES } from './batcher.js';
@@ -137,10 +137,10 @@ export function oneBatchFile(input: ClassifyParams['input']): boolean {
   if (typeof input !== 'string' || input === '-') return false;
   let fd: number | undefined;
   try {
-    // Checked before opening: opening a FIFO would wait for its writer.
-    const st = statSync(input);
+    // Non-blocking: opening a FIFO would otherwise wait for its writer.
+    fd = openSync(input, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
     if (!st.isFile() || st.size > BATCH_BYTES) return false;
-    fd = openSync(input, 'r');
     const magic = Buffer.alloc(2);
     return readSync(fd, magic, 0, 2, 0) < 2 || magic[0] !== 0x1f || magic[1] !== 0x8b;
   } catch {
