@@ -8,6 +8,7 @@ import type { PolicyCache } from '../pipeline/cache/policy-cache.js';
 import { parseInstant, versionAt } from '../pipeline/cache/version-at.js';
 import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output-sink.js';
+import { COMMAND_LINES } from './command-list.js';
 import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, reportFatal, signalExitCode, stopOnSignals } from './exit.js';
 import { numberOption } from './numeric-option.js';
@@ -278,8 +279,7 @@ const SUBCOMMANDS = [
 ];
 
 export const cacheCommand: CommandModule = {
-  command: 'cache',
-  describe: 'Inspect and maintain the policy cache: stats, show ORIGIN, export, prune, merge',
+  ...COMMAND_LINES.cache,
   builder: (yargs: Argv) =>
     SUBCOMMANDS.reduce((y, command) => y.command(command), yargs.options(CACHE_OPTION))
       .middleware(

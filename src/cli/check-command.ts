@@ -4,6 +4,7 @@ import { parseRobotsTxt } from '../core/index.js';
 import type { Decision } from '../core/types.js';
 import { resolveOptions } from '../pipeline/options.js';
 import { readFileCapped } from '../pipeline/robots-dir-provider.js';
+import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, reportFatal } from './exit.js';
 
@@ -82,8 +83,7 @@ const CHECK_OPTIONS: Record<string, YargsOption> = {
 };
 
 export const checkCommand: CommandModule<object, CheckArgs> = {
-  command: 'check <urls..>',
-  describe: 'Check URLs (or paths) against one robots.txt file for one agent; exit 1 if any is disallowed',
+  ...COMMAND_LINES.check,
   builder: (yargs: Argv) =>
     yargs
       .positional('urls', {

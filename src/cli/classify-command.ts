@@ -3,11 +3,11 @@ import { hasCode } from '../core/errors.js';
 import { runClassify } from '../pipeline/classify-thread.js';
 import { DEFAULTS } from '../pipeline/options.js';
 import { shardFromEnvironment } from '../pipeline/shard-option.js';
-import { formatSummary } from '../pipeline/summary.js';
+import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
-import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions, SHARD_OPTIONS } from './fetch-command.js';
 import { numberOption } from './numeric-option.js';
+import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions, SHARD_OPTIONS } from './shared-options.js';
 
 interface ClassifyArgs {
   input: string | boolean;
@@ -72,7 +72,7 @@ async function run(argv: ClassifyArgs): Promise<number> {
       progress: !quiet && (argv.progress === true || process.stderr.isTTY === true),
       signal: controller.signal,
     });
-    if (!quiet) process.stderr.write(formatSummary(summary));
+    if (!quiet) process.stderr.write((await import('../pipeline/summary.js')).formatSummary(summary));
     return EXIT.ok;
   } catch (err) {
     if (stoppedBy !== null && hasCode(err, 'ERR_ABORTED')) {
@@ -145,8 +145,7 @@ const CLASSIFY_OPTIONS: Record<string, YargsOption> = {
 };
 
 export const classifyCommand: CommandModule<object, ClassifyArgs> = {
-  command: 'classify <input>',
-  describe: 'Write a verdict for every row of a CSV crawl log (INPUT file, .gz, or - for stdin)',
+  ...COMMAND_LINES.classify,
   builder: (yargs: Argv) =>
     yargs
       .positional('input', { type: 'string', describe: 'CSV with a header row and a url column, or -' })

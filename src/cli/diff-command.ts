@@ -2,6 +2,7 @@ import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { RobotsAuditError } from '../core/errors.js';
 import { diffFiles } from '../pipeline/diff/diff-files.js';
 import type { DiffSummary } from '../pipeline/diff/flip-tally.js';
+import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, failedOrStopped, inputPath, stopOnSignals } from './exit.js';
 
@@ -87,8 +88,7 @@ async function run(argv: DiffArgs): Promise<number> {
 }
 
 export const diffCommand: CommandModule<object, DiffArgs> = {
-  command: 'diff <old> <new>',
-  describe: 'The rows whose verdict flipped between two classify outputs of the same input',
+  ...COMMAND_LINES.diff,
   builder: (yargs: Argv) =>
     yargs
       .positional('old', { type: 'string', describe: 'The earlier verdicts file (classify output)' })

@@ -3,65 +3,13 @@ import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import type { WarmProgress, WarmSummary } from '../pipeline/fetch/warm-cache.js';
 import { openInput } from '../pipeline/input-source.js';
 import type { LivePolicyProvider } from '../pipeline/live-policy-provider.js';
-import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
+import { resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output-sink.js';
 import { shardFromEnvironment } from '../pipeline/shard-option.js';
+import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
-import { numberOption } from './numeric-option.js';
-
-/** Options of every command that fetches (fetch, classify). */
-export const NETWORK_OPTIONS: Record<string, YargsOption> = {
-  cache: { type: 'string', describe: 'SQLite policy cache file (default .robots-audit-cache.sqlite)' },
-  'max-age': numberOption('Seconds a cached policy stays fresh (at most 86400)', DEFAULTS.maxAge),
-  timeout: numberOption('Seconds per request: connect, headers and body together', DEFAULTS.timeout),
-  concurrency: numberOption('Fetches in flight at once', DEFAULTS.concurrency),
-  retries: numberOption('Retries after a 429/5xx or a transient network failure', DEFAULTS.retries),
-  'max-retry-after': numberOption('Longest Retry-After honoured, in seconds', DEFAULTS.maxRetryAfter),
-  'max-body': numberOption('Decoded bytes of robots.txt kept (at least 512000)', DEFAULTS.maxBody),
-  'http-user-agent': { type: 'string', describe: 'User-Agent header sent with each fetch' },
-  resolve: {
-    type: 'string',
-    describe: 'HOST=ADDRESS: connect to ADDRESS for HOST (repeatable; * = every host)',
-  },
-  'allow-private': {
-    type: 'boolean',
-    describe: 'Allow loopback, private, link-local and metadata addresses',
-  },
-  'ca-file': { type: 'string', describe: 'PEM file of extra trusted CAs (the system ones stay trusted)' },
-  proxy: { type: 'string', describe: 'HTTP(S) proxy URL (default: HTTPS_PROXY / HTTP_PROXY / NO_PROXY)' },
-};
-
-export const INPUT_OPTIONS: Record<string, YargsOption> = {
-  delimiter: { type: 'string', describe: 'Field delimiter of the input CSV ("tab" for TSV)' },
-  'url-column': { type: 'string', describe: 'Column holding the URL' },
-  'host-column': { type: 'string', describe: 'Column holding the host (for path-only URLs)' },
-  scheme: { type: 'string', describe: 'Scheme for path-only URLs: http or https' },
-};
-
-/** The Options fields those yargs options map to. */
-export function networkAndInputOptions(
-  argv: Record<string, unknown>,
-): Partial<Record<keyof Options, unknown>> {
-  return {
-    cache: argv.cache,
-    maxAge: argv['max-age'],
-    timeout: argv.timeout,
-    concurrency: argv.concurrency,
-    retries: argv.retries,
-    maxRetryAfter: argv['max-retry-after'],
-    maxBody: argv['max-body'],
-    httpUserAgent: argv['http-user-agent'],
-    resolve: argv.resolve,
-    allowPrivate: argv['allow-private'],
-    caFile: argv['ca-file'],
-    proxy: argv.proxy,
-    delimiter: argv.delimiter,
-    urlColumn: argv['url-column'],
-    hostColumn: argv['host-column'],
-    scheme: argv.scheme,
-  };
-}
+import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions, SHARD_OPTIONS } from './shared-options.js';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -177,16 +125,6 @@ async function run(argv: FetchArgs): Promise<number> {
   }
 }
 
-/** `--shard K/N` and `--shards N`, for classify and fetch alike. */
-export const SHARD_OPTIONS: Record<string, YargsOption> = {
-  shard: {
-    type: 'string',
-    describe:
-      'Keep only the rows whose host is in shard K of N (K/N, 1-based); else from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX',
-  },
-  shards: numberOption('Shard count when the shard index comes from the environment'),
-};
-
 const FETCH_OPTIONS: Record<string, YargsOption> = {
   ...SHARD_OPTIONS,
   progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
@@ -195,8 +133,7 @@ const FETCH_OPTIONS: Record<string, YargsOption> = {
 };
 
 export const fetchCommand: CommandModule<object, FetchArgs> = {
-  command: 'fetch <input>',
-  describe: 'Fetch robots.txt for every origin in INPUT.csv (or - for stdin) into the policy cache',
+  ...COMMAND_LINES.fetch,
   builder: (yargs: Argv) =>
     yargs
       .positional('input', { type: 'string', describe: 'CSV with a url column (and optionally host), or -' })

@@ -6,6 +6,7 @@ import { RobotsAuditError } from '../core/errors.js';
 import type { ArchiveInput, ImportProgress, ImportSummary } from '../pipeline/import/import-archives.js';
 import { DEFAULTS, resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output-sink.js';
+import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, reportFatal, signalExitCode, stopOnSignals } from './exit.js';
 
@@ -173,8 +174,7 @@ const IMPORT_OPTIONS: Record<string, YargsOption> = {
 };
 
 export const importCommand: CommandModule<object, ImportArgs> = {
-  command: 'import <files..>',
-  describe: 'Import the robots.txt captures of WARC archives (.warc, .warc.gz, - for stdin) into the cache',
+  ...COMMAND_LINES.import,
   builder: (yargs: Argv) =>
     yargs
       .positional('files', { type: 'string', array: true, describe: 'WARC files (.warc or .warc.gz), or -' })

@@ -1,47 +1,39 @@
 #!/usr/bin/env node
+import type { Argv } from 'yargs';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { hasCode } from '../core/errors.js';
-import { cacheCommand } from './cache-command.js';
-import { checkCommand } from './check-command.js';
-import { classifyCommand } from './classify-command.js';
+import { COMMAND_LINES, COMMAND_LOADERS, COMMAND_NAMES, commandsIn } from './command-list.js';
 import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
-import { diffCommand } from './diff-command.js';
 import { EXIT, quietOnClosedStdout, reportFatal } from './exit.js';
-import { fetchCommand } from './fetch-command.js';
-import { importCommand } from './import-command.js';
-import { mergeCommand } from './merge-command.js';
-import { reportCommand } from './report-command.js';
 
-const commandCheck = unknownCommandCheck(
-  [
-    classifyCommand,
-    checkCommand,
-    fetchCommand,
-    cacheCommand,
-    mergeCommand,
-    importCommand,
-    reportCommand,
-    diffCommand,
-  ].map((c) => String(c.command).split(' ')[0]!),
-);
+const commandCheck = unknownCommandCheck(COMMAND_NAMES);
 const topOptionCheck = unknownOptionCheck([]);
+
+/**
+ * Every command, in help order: the ones the command line names as loaded, the others as their usage
+ * line only (enough for the top-level help and for yargs to tell commands apart).
+ */
+async function withCommands(cli: Argv): Promise<Argv> {
+  const words = hideBin(process.argv);
+  const named = new Set(commandsIn(words));
+  const loaded = new Map(
+    await Promise.all([...named].map(async (name) => [name, await COMMAND_LOADERS[name]()] as const)),
+  );
+  for (const name of COMMAND_NAMES) {
+    const real = loaded.get(name);
+    if (real !== undefined) cli.command(real);
+    else cli.command(COMMAND_LINES[name].command, COMMAND_LINES[name].describe);
+  }
+  return cli;
+}
 
 quietOnClosedStdout();
 try {
   // Each command sets process.exitCode itself; yargs only parses and dispatches.
   const cli = yargs(hideBin(process.argv));
   skipHelpCache(cli);
-  await cli
-    .scriptName('robots-audit')
-    .command(classifyCommand)
-    .command(checkCommand)
-    .command(fetchCommand)
-    .command(cacheCommand)
-    .command(importCommand)
-    .command(mergeCommand)
-    .command(reportCommand)
-    .command(diffCommand)
+  await (await withCommands(cli.scriptName('robots-audit')))
     .middleware((argv) => {
       commandCheck(argv);
       if (argv._.length === 0) topOptionCheck(argv);

@@ -1,5 +1,6 @@
 import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { mergeFiles } from '../pipeline/merge/merge-files.js';
+import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, failedOrStopped, inputPath, stopOnSignals } from './exit.js';
 
@@ -52,8 +53,7 @@ async function run(argv: MergeArgs): Promise<number> {
 }
 
 export const mergeCommand: CommandModule<object, MergeArgs> = {
-  command: 'merge <files..>',
-  describe: 'Merge the --summary files, or the --row-number outputs, of the shards of one classify run',
+  ...COMMAND_LINES.merge,
   builder: (yargs: Argv) =>
     yargs
       .positional('files', { type: 'string', array: true, describe: 'Summary JSON files, or row CSV files' })

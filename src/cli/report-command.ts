@@ -3,6 +3,7 @@ import { MAJOR_CRAWLERS } from '../core/crawler-registry.js';
 import type { ReportModel } from '../pipeline/report/report-model.js';
 import { resolveReportOptions } from '../pipeline/report/report-options.js';
 import { runReport } from '../pipeline/report/run-report.js';
+import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, failedOrStopped, inputPath, stopOnSignals } from './exit.js';
 import { numberOption } from './numeric-option.js';
@@ -93,8 +94,7 @@ async function run(argv: ReportArgs): Promise<number> {
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
-  command: 'report [files..]',
-  describe: 'Compliance report of classify outputs: violations, robots.txt outcomes, access, changes',
+  ...COMMAND_LINES.report,
   builder: (yargs: Argv) =>
     yargs
       .positional('files', {

@@ -1,8 +1,10 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type Failure, hasCode, RobotsAuditError } from '../core/errors.js';
-import { type ClassifyParams, type ClassifySummary, classify } from './classify.js';
+import { BATCH_BYTES } from './batcher.js';
+import { builtFile } from './built-file.js';
+import type { ClassifyParams, ClassifySummary } from './classify.js';
 import { resolveOutputTarget } from './output-target.js';
-import { builtFile } from './worker-pool.js';
 
 /**
  * The coordinator thread's heap: a small young generation (its allocations are short-lived buffers
@@ -127,7 +129,34 @@ export function classifyInThread(params: ClassifyParams): Promise<ClassifySummar
   });
 }
 
-/** Runs `classify` in a coordinator thread when the params allow it (`threadable`), in this thread otherwise. */
-export function runClassify(params: ClassifyParams): Promise<ClassifySummary> {
-  return threadable(params) ? classifyInThread(params) : classify(params);
+/**
+ * Whether `input` is a regular file of at most one batch, not gzip (whose content may be far larger):
+ * a run that small is over before a coordinator thread would have loaded its modules.
+ */
+export function oneBatchFile(input: ClassifyParams['input']): boolean {
+  if (typeof input !== 'string' || input === '-') return false;
+  let fd: number | undefined;
+  try {
+    // Non-blocking: opening a FIFO would otherwise wait for its writer.
+    fd = openSync(input, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > BATCH_BYTES) return false;
+    const magic = Buffer.alloc(2);
+    return readSync(fd, magic, 0, 2, 0) < 2 || magic[0] !== 0x1f || magic[1] !== 0x8b;
+  } catch {
+    // classify reports what is wrong with the input, in whichever thread it runs.
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Runs `classify` in a coordinator thread when the params allow it (`threadable`) and the input is more
+ * than one batch (`oneBatchFile`), in this thread otherwise. `classify` itself loads only when it runs here.
+ */
+export async function runClassify(params: ClassifyParams): Promise<ClassifySummary> {
+  if (threadable(params) && !oneBatchFile(params.input)) return classifyInThread(params);
+  const { classify } = await import('./classify.js');
+  return classify(params);
 }

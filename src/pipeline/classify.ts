@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
-import type { BatchResult, BatchStats, WorkerConfig } from '../workers/protocol.js';
+import type { BatchResult, BatchStats, PolicyRequest, WorkerConfig } from '../workers/protocol.js';
 import { verdictColumns } from '../workers/verdict-format.js';
 import { agentColumnIndex } from './agent-column.js';
 import { asOfConfig } from './as-of-config.js';
@@ -20,7 +20,8 @@ import { type ClassifySummary, SummaryBuilder } from './summary.js';
 
 export type { ClassifySummary } from './summary.js';
 
-import { ClassifyPool } from './worker-pool.js';
+import type { InThreadPool } from './in-thread-pool.js';
+import type { ClassifyPool } from './worker-pool.js';
 
 /**
  * Estimated bytes (core's `byteSize`) of compiled rule sets kept by all workers together (each owns
@@ -101,7 +102,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
   let handle: ProviderHandle | null = null;
   let sink: OutputSink | null = null;
   let summarySink: OutputSink | null = null;
-  let pool: ClassifyPool | null = null;
+  let pool: ClassifyPool | InThreadPool | null = null;
   let progress: ProgressReporter | null = null;
   let readingMs = 0;
   try {
@@ -166,7 +167,12 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
           : null,
     };
     const broker = new PolicyBroker(handle.provider);
-    pool = new ClassifyPool(config, threads, tasksPerWorker, (req) => broker.resolve(req));
+    /** Started with the first batch: an input that is one batch in all is judged in this thread. */
+    const startPool = async (wholeInput: boolean) => {
+      const resolve = (req: PolicyRequest) => broker.resolve(req);
+      if (wholeInput) return new (await import('./in-thread-pool.js')).InThreadPool(config, resolve);
+      return new (await import('./worker-pool.js')).ClassifyPool(config, threads, tasksPerWorker, resolve);
+    };
     const summary = new SummaryBuilder(agents, agentIndex >= 0);
     // Lines with no host are shard 1's.
     if ((options.shard?.index ?? 1) === 1) summary.addBlankLines(header.blankLines);
@@ -186,7 +192,6 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const window: Promise<BatchResult>[] = [];
     const settled = new WeakSet<Promise<BatchResult>>();
     const maxWindow = threads * tasksPerWorker + 2;
-    const p = pool;
     const s = sink;
     const batcher = new Batcher(d.charCodeAt(0));
     const buffers = batcher.pool;
@@ -210,7 +215,8 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     };
     const submit = async (batch: Buffer) => {
       const out = outputs.size > 0 ? outputs.take(0) : null;
-      const task = p.run(batch, out, (spare) => outputs.give(spare));
+      pool ??= await startPool(false);
+      const task = pool.run(batch, out, (spare) => outputs.give(spare));
       // Awaited in order by writeOldest; this marks it done and prevents an unhandled rejection.
       task.then(
         () => settled.add(task),
@@ -266,7 +272,9 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       if (r.done) break;
       await feed(r.value);
     }
-    for (const b of batcher.end()) await submit(b);
+    const last = batcher.end();
+    pool ??= await startPool(last.length <= 1);
+    for (const b of last) await submit(b);
     while (window.length > 0) await writeOldest();
     for (const stats of await abortable(pool.flush(), signal)) addStats(stats);
     await abortable(sink.finish(), signal);
@@ -275,7 +283,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const result = summary.build({
       input: typeof input === 'string' ? input : '(stream)',
       output: options.output,
-      threads: pool.threads || threads,
+      threads,
       shard: options.shard ?? null,
       asOf: isAsOf(options)
         ? {

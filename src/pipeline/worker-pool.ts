@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { type Failure, hasCode, RobotsAuditError } from '../core/errors.js';
@@ -12,21 +10,8 @@ import type {
   WorkerConfig,
   WorkerTask,
 } from '../workers/protocol.js';
+import { builtFile } from './built-file.js';
 import { isRecordCount, RecordNumbering } from './record-numbering.js';
-
-/**
- * A built worker entry (`rel` from this module, e.g. '../workers/classify-worker.js'). From dist/ it sits
- * beside this module's layer; when tests import src/*.ts the .ts file cannot run in a worker thread, so
- * the matching file under dist/ is used instead (`npm test` builds first).
- */
-export function builtFile(rel: string): string {
-  const here = fileURLToPath(new URL(rel, import.meta.url));
-  if (existsSync(here)) return here;
-  // The `src` right above the file's layer directory (whatever the layer).
-  const fromDist = here.replace(/([\\/])src([\\/][^\\/]+[\\/][^\\/]+)$/, '$1dist$2');
-  if (existsSync(fromDist)) return fromDist;
-  throw new RobotsAuditError('ERR_NO_WORKER', `worker file not found (${fromDist}); run \`npm run build\``);
-}
 
 /** The classify worker's entry file: CommonJS, so that no worker is ever terminated inside require(esm). */
 export function workerFile(): string {

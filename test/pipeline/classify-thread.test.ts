@@ -1,8 +1,15 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/pipeline/classify.js';
-import { classifyInThread, runClassify, threadable } from '../../src/pipeline/classify-thread.js';
+import {
+  classifyInThread,
+  oneBatchFile,
+  runClassify,
+  threadable,
+} from '../../src/pipeline/classify-thread.js';
 import { MESSY_ROBOTS, messyLog, tempDir, writeRobots } from './classify-data.js';
 
 const dir = tempDir('ra-thread-');
@@ -27,6 +34,39 @@ describe('threadable', () => {
     expect(threadable({ ...base, input: process.stdin })).toBe(false);
     const provider = { get: async () => ({}) as never, close: async () => {} };
     expect(threadable({ ...base, provider } as never)).toBe(false);
+  });
+});
+
+describe('oneBatchFile', () => {
+  const file = (name: string, body: string | Buffer) => {
+    const p = path.join(dir, name);
+    writeFileSync(p, body);
+    return p;
+  };
+
+  it('takes a regular file of at most 64 KiB, empty or not', () => {
+    expect(oneBatchFile(file('one-row.csv', 'host,url\na.test,http://a.test/\n'))).toBe(true);
+    expect(oneBatchFile(file('64k.csv', 'x'.repeat(64 * 1024)))).toBe(true);
+    expect(oneBatchFile(file('empty.csv', ''))).toBe(true);
+  });
+
+  it('refuses a larger file, gzip of any size, stdin, a stream, a directory, a missing file', () => {
+    expect(oneBatchFile(file('64k-plus.csv', 'x'.repeat(64 * 1024 + 1)))).toBe(false);
+    expect(oneBatchFile(file('small.csv.gz', gzipSync('host,url\n')))).toBe(false);
+    // Recognised by content, as classify reads it, whatever the name.
+    expect(oneBatchFile(file('gzip-named.csv', gzipSync('host,url\n')))).toBe(false);
+    expect(oneBatchFile('-')).toBe(false);
+    expect(oneBatchFile(process.stdin)).toBe(false);
+    const sub = path.join(dir, 'a-dir');
+    mkdirSync(sub, { recursive: true });
+    expect(oneBatchFile(sub)).toBe(false);
+    expect(oneBatchFile(path.join(dir, 'none.csv'))).toBe(false);
+  });
+
+  it('refuses a FIFO without opening it (opening would wait for a writer)', () => {
+    const fifo = path.join(dir, 'in.fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(oneBatchFile(fifo)).toBe(false);
   });
 });
 

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, runNode } from '../helpers/run-cli.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'ra-threads-'));
+const robots = path.join(dir, 'robots');
+const counter = path.join(import.meta.dirname, '..', 'helpers', 'count-threads.mjs');
+let runs = 0;
+
+/** The CLI's argv under the thread counter, and the file it counts into. */
+function counted(args: string[]): { argv: string[]; file: string } {
+  const file = path.join(dir, `threads-${++runs}.txt`);
+  return { argv: ['--import', counter, CLI, ...args], file };
+}
+
+function threadsStarted(file: string): number {
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '').length
+    : 0;
+}
+
+mkdirSync(robots);
+writeFileSync(path.join(robots, 'a.test.txt'), 'User-agent: *\nDisallow: /private\n');
+
+const ROW = 'a.test,http://a.test/private/1';
+const HEADER = 'host,url,allowed,verdict,rule_line,rule,robots_status,error_code';
+const VERDICT = 'false,disallowed_explicit,2,Disallow: /private,file,';
+
+describe('classify starts threads only for work that needs them', () => {
+  it('judges an input file of one batch without any worker thread, with the same output', async () => {
+    const input = path.join(dir, 'one.csv');
+    writeFileSync(input, `host,url\n${ROW}\n`);
+    const output = path.join(dir, 'one.out.csv');
+    const { argv, file } = counted(['classify', input, '--robots-dir', robots, '--agent', 'Googlebot']);
+    const r = await runNode([...argv, '-o', output, '--threads', '2', '--quiet'], {
+      env: { COUNT_THREADS_FILE: file },
+    });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(output, 'utf8')).toBe(`${HEADER}\n${ROW},${VERDICT}\n`);
+    expect(threadsStarted(file)).toBe(0);
+  });
+
+  it('judges one batch from stdin without any worker thread', async () => {
+    const { argv, file } = counted(['classify', '-', '--robots-dir', robots, '--agent', 'Googlebot']);
+    const r = await runNode([...argv, '--quiet'], {
+      input: `host,url\n${ROW}\n`,
+      env: { COUNT_THREADS_FILE: file },
+    });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: `${HEADER}\n${ROW},${VERDICT}\n`,
+    });
+    expect(threadsStarted(file)).toBe(0);
+  });
+
+  it('starts the coordinator and each worker for an input of more than one batch', async () => {
+    const input = path.join(dir, 'two-batches.csv');
+    const rows = Array.from({ length: 3000 }, (_, i) => `a.test,http://a.test/private/${i}`);
+    writeFileSync(input, `host,url\n${rows.join('\n')}\n`);
+    expect(readFileSync(input).length).toBeGreaterThan(64 * 1024);
+    const output = path.join(dir, 'two.out.csv');
+    const { argv, file } = counted(['classify', input, '--robots-dir', robots, '--agent', 'Googlebot']);
+    const r = await runNode([...argv, '-o', output, '--threads', '2', '--quiet'], {
+      env: { COUNT_THREADS_FILE: file },
+    });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const lines = readFileSync(output, 'utf8').split('\n');
+    expect(lines.length).toBe(3002);
+    expect(lines[3000]).toBe(`a.test,http://a.test/private/2999,${VERDICT}`);
+    expect(threadsStarted(file)).toBe(3);
+  });
+
+  it('starts workers for a trickling stdin, whose first rows go out before it ends', async () => {
+    const { argv, file } = counted(['classify', '-', '--robots-dir', robots, '--agent', 'Googlebot']);
+    const child = spawn(process.execPath, [...argv, '--threads', '1', '--quiet'], {
+      env: { ...process.env, COUNT_THREADS_FILE: file },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b.toString();
+    });
+    child.stdin.write(`host,url\n${ROW}\n`);
+    // The first row is written while the input is still open (it waits at most 100 ms for its batch).
+    const deadline = Date.now() + 20_000;
+    while (!stdout.includes(VERDICT) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(stdout).toBe(`${HEADER}\n${ROW},${VERDICT}\n`);
+    child.stdin.end('a.test,http://a.test/open\n');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[2]).toBe('a.test,http://a.test/open,true,allowed_implicit,,,file,');
+    expect(threadsStarted(file)).toBe(1);
+  });
+});
