@@ -213,12 +213,23 @@ export class TopTally<T> {
 
   /** The list as the report holds it; `decode` turns held strings (latin1 bytes) into text. */
   toList(show: number, finish: (item: T) => T, decode: (s: string) => string): TopList<T> {
-    const entries: (T & TopEntryCounts)[] = [...this.held.values()].map((e) => ({
+    let held = [...this.held.values()];
+    let bound = this.dropBound;
+    if (held.length > this.capacity) {
+      // Only entries counted at least as often as the last one kept can be in the list: the others are
+      // never turned into objects nor keyed for the tie order.
+      const counts = Float64Array.from(held, (e) => e.n).sort();
+      const last = counts[counts.length - this.capacity]!;
+      bound += counts[counts.length - this.capacity - 1]!;
+      held = held.filter((e) => e.n >= last);
+    }
+    const entries: (T & TopEntryCounts)[] = held.map((e) => ({
       ...finish(e.item!),
       count: e.n,
       examples: e.examples.slice(0, e.kept).map(decode),
     }));
-    return cutList<T>(entries, this.capacity, show, this.dropBound, this.inserted, keyOfEntry);
+    const list = cutList<T>(entries, this.capacity, show, 0, this.inserted, keyOfEntry);
+    return { ...list, exact: bound === 0, dropBound: bound };
   }
 }
 
