@@ -15,11 +15,12 @@ import { type RowOutcome, rowOutcome, SITE_BITS, SiteOutcomes, sortedRecord } fr
 import { newSiteState, type SiteState } from './site-table.js';
 import { type ExampleSource, type Held, TopTally } from './top-tally.js';
 import type { AgentColumns, VerdictLayout } from './verdict-columns.js';
-import type { RecordSink, RowView } from './verdict-reader.js';
+import { NameIndex, type RecordSink, type RowView } from './verdict-reader.js';
 
 /** Every verdict a row can carry; any other value makes the row a bad one. */
 export const KNOWN_VERDICTS: readonly string[] = [...VERDICTS, 'not_a_crawler'];
 const VERDICT_INDEX = new Map(KNOWN_VERDICTS.map((v, i) => [v, i]));
+const VERDICT_NAMES = new NameIndex(KNOWN_VERDICTS);
 const DISALLOWED_EXPLICIT = VERDICT_INDEX.get('disallowed_explicit')!;
 const DISALLOWED_UNREACHABLE = VERDICT_INDEX.get('disallowed_unreachable')!;
 const NOT_A_CRAWLER = VERDICT_INDEX.get('not_a_crawler')!;
@@ -153,7 +154,7 @@ export class ReportTally implements ExampleSource {
   private row(v: RowView, L: VerdictLayout, verdicts: Int32Array): boolean {
     const cols = L.agents;
     for (let k = 0; k < cols.length; k++) {
-      const vi = v.match(cols[k]!.verdict, KNOWN_VERDICTS);
+      const vi = v.matchIndexed(cols[k]!.verdict, VERDICT_NAMES);
       if (vi < 0) {
         this.bad('unknown_verdict');
         return false;

@@ -34,7 +34,9 @@ export class SiteTable {
   private states: SiteState[] = [];
 
   constructor(private readonly capacity = 1 << 15) {
-    const slots = capacity * 2;
+    // A power of 2, at least twice the states held: probes always reach an empty slot.
+    let slots = 2;
+    while (slots < capacity * 2) slots *= 2;
     this.lo = new Int32Array(slots);
     this.hi = new Int32Array(slots);
     this.index = new Int32Array(slots);

@@ -6,6 +6,25 @@ import { type Header, HeaderReader } from '../header.js';
 import { openInput } from '../input-source.js';
 import { exampleHash, exampleHashRange } from './top-tally.js';
 
+/** Names up to this length are indexed. */
+const NAME_LENGTHS = 32;
+const NO_NAME = -1;
+const SEVERAL_NAMES = -2;
+
+/** Names by (length, char at 8 or last): a field that matches one is compared once. */
+export class NameIndex {
+  readonly table = new Int16Array(NAME_LENGTHS * 256).fill(NO_NAME);
+
+  constructor(readonly names: readonly string[]) {
+    names.forEach((name, i) => {
+      const len = name.length;
+      if (len === 0 || len >= NAME_LENGTHS) return;
+      const k = len * 256 + (name.charCodeAt(len > 8 ? 8 : len - 1) & 0xff);
+      this.table[k] = this.table[k] === NO_NAME ? i : SEVERAL_NAMES;
+    });
+  }
+}
+
 /**
  * One record of a verdicts file, as the tally reads it: fields are latin1 views of the bytes (one char
  * per byte), taken by index. A record without quotes is split by hand; one with quotes by csv-parse.
@@ -32,6 +51,19 @@ export class RowView {
       if (name.length === len && this.text.startsWith(name, start)) return k;
     }
     return -1;
+  }
+
+  /** As `match`, through an index of the names: one comparison for most fields. */
+  matchIndexed(i: number, index: NameIndex): number {
+    if (this.fields !== null) return index.names.indexOf(this.fields[i] ?? '');
+    const start = this.starts[i]!;
+    const len = this.ends[i]! - start;
+    if (len === 0 || len >= NAME_LENGTHS) return this.match(i, index.names);
+    const k = this.text.charCodeAt(start + (len > 8 ? 8 : len - 1));
+    const c = index.table[len * 256 + k]!;
+    if (c === NO_NAME) return -1;
+    if (c === SEVERAL_NAMES) return this.match(i, index.names);
+    return this.text.startsWith(index.names[c]!, start) ? c : -1;
   }
 
   /** Whether field `i` (-1: the empty field) is exactly `s`; compares in place, with no copy. */

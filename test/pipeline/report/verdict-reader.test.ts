@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readVerdicts } from '../../../src/pipeline/report/verdict-reader.js';
+import { NameIndex, RowView, readVerdicts } from '../../../src/pipeline/report/verdict-reader.js';
 
 let dir: string;
 let n = 0;
@@ -84,5 +84,81 @@ describe('readVerdicts', () => {
   it('reads text after a closing quote as csv-parse does, with relax_quotes', async () => {
     const got = await read('url,verdict\n"a"b,c\n', 2);
     expect(got.rows).toEqual([['"a"b', 'c']]);
+  });
+});
+
+describe('RowView, read in place', () => {
+  /** A view of one record's fields laid out in `text` at the given offsets. */
+  function viewOf(fields: readonly string[]): RowView {
+    const v = new RowView(fields.length);
+    v.text = fields.join(',');
+    let at = 0;
+    fields.forEach((f, i) => {
+      v.starts[i] = at;
+      v.ends[i] = at + f.length;
+      at += f.length + 1;
+    });
+    return v;
+  }
+
+  const names = [
+    'allowed_explicit',
+    'allowed_implicit',
+    'not_cached',
+    'no_history',
+    // Same length and same char at 8 as the one before: the index must fall back to comparing each.
+    'xxxxxxxxeeeeeee',
+    'yyyyyyyyeeeeeee',
+    'a',
+    'z'.repeat(40),
+  ];
+  const index = new NameIndex(names);
+  const field = fc.oneof(
+    fc.constantFrom(...names),
+    fc.constantFrom(...names).map((n) => `${n.slice(0, -1)}!`),
+    fc.string({ maxLength: 45 }).map((s) => s.replace(/,/g, ';')),
+  );
+
+  it('finds a name through its index exactly as by comparing each', () => {
+    fc.assert(
+      fc.property(fc.array(field, { minLength: 1, maxLength: 4 }), (fields) => {
+        const v = viewOf(fields);
+        fields.forEach((f, i) => {
+          expect(v.matchIndexed(i, index)).toBe(names.indexOf(f));
+          expect(v.match(i, names)).toBe(names.indexOf(f));
+        });
+      }),
+    );
+  });
+
+  it('compares, hashes and fingerprints fields without copying them, as their copies would', () => {
+    fc.assert(
+      fc.property(
+        fc.array(field, { minLength: 3, maxLength: 3 }),
+        fc.string({ maxLength: 20 }),
+        (fields, s) => {
+          const v = viewOf(fields);
+          const copy = new RowView(3);
+          copy.fields = [...fields];
+          for (let i = 0; i < 3; i++) {
+            expect(v.equals(i, fields[i]!)).toBe(true);
+            expect(v.equals(i, s)).toBe(fields[i] === s);
+            expect(v.empty(i)).toBe(fields[i] === '');
+            expect(v.hash(i)).toBe(copy.hash(i));
+          }
+          const a = new Int32Array(2);
+          const b = new Int32Array(2);
+          v.fingerprint(0, 1, 2, 7, 9, a);
+          copy.fingerprint(0, 1, 2, 7, 9, b);
+          expect([...a]).toEqual([...b]);
+          // Fields are kept apart: moving a char from one field to the next changes the fingerprint.
+          if (fields[0]!.length > 0) {
+            const moved = viewOf([fields[0]!.slice(0, -1), fields[0]!.slice(-1) + fields[1], fields[2]!]);
+            moved.fingerprint(0, 1, 2, 7, 9, b);
+            expect([...a]).not.toEqual([...b]);
+          }
+        },
+      ),
+    );
   });
 });
