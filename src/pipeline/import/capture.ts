@@ -69,7 +69,7 @@ const sha256Of = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** The capture a record holds; `origin` decides whether it is an observation or only a redirect target. */
 export async function captureOf(
-  record: WarcRecord,
+  record: WarcRecord<unknown>,
   url: URL,
   fileName: string,
   maxBody: number,
