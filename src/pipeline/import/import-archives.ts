@@ -13,7 +13,7 @@ import { readWarcBatches } from './warc-reader.js';
  */
 
 /** Captures committed per transaction. */
-const BATCH_CAPTURES = 1000;
+const BATCH_CAPTURES = 5000;
 /** Body bytes held before a batch is committed early. */
 const BATCH_BYTES = 8 * 1024 * 1024;
 
