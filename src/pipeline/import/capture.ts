@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import type { Observation, StoredOutcome } from '../cache/cache-types.js';
-import { nextLocation } from '../fetch/fetch-robots.js';
+import { nextLocation } from '../fetch/redirect-location.js';
 import { parseHttpHead, responseBody } from './http-payload.js';
 import { type Head, parseTargetUri, parseWarcDate } from './warc-head.js';
 import type { WarcRecord } from './warc-reader.js';
