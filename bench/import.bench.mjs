@@ -8,7 +8,12 @@ import { createHash, randomBytes } from 'node:crypto';
 //  3. `robots-audit import` into a new cache (the CLI in a child: wall, CPU, peak RSS), and again into
 //     the same cache (every capture already stored: the idempotent path).
 // Usage: node bench/import.bench.mjs [--captures 100000] [--origins 25000] [--pad-mib 0]
+//          [--archive FILE] [--dist DIR[,DIR2]] [--repeat 1] [--import-only]
 //   --pad-mib adds non-robots response records (random bytes) up to that many MiB, for the memory check.
+//   --archive keeps the built archive at FILE, and reuses FILE when it exists (same options assumed).
+//   --dist compares builds (default ./dist): import runs alternate between them, --repeat rounds each,
+//   and the table gives each one's median CPU with its spread (min–max).
+//   --import-only leaves out the two readers.
 // Prints a markdown table; exits non-zero if the benchmark cannot run.
 import {
   closeSync,
@@ -38,10 +43,17 @@ const arg = (name, fallback) => {
 const captures = Number(arg('captures', 100_000));
 const origins = Number(arg('origins', Math.max(1, Math.floor(captures / 4))));
 const padMiB = Number(arg('pad-mib', 0));
-const cli = path.join(root, 'dist/cli/main.js');
-if (!existsSync(cli)) {
-  console.error('import.bench: dist/cli/main.js is missing (npm run build)');
-  process.exit(1);
+const keptArchive = arg('archive', null);
+const repeat = Math.max(1, Number(arg('repeat', 1)));
+const importOnly = argv.includes('--import-only');
+const dists = arg('dist', path.join(root, 'dist'))
+  .split(',')
+  .map((d) => path.resolve(d));
+for (const d of dists) {
+  if (!existsSync(path.join(d, 'cli/main.js'))) {
+    console.error(`import.bench: ${d}/cli/main.js is missing (npm run build)`);
+    process.exit(1);
+  }
 }
 
 function corpusBodies() {
@@ -162,8 +174,8 @@ async function warcioRate(file) {
   return { s: (performance.now() - t0) / 1000, cpu: cpuSince(c0), records, responses };
 }
 
-async function readerRate(file) {
-  const { readWarc } = await import(path.join(root, 'dist/pipeline/import/warc-reader.js'));
+async function readerRate(file, dist) {
+  const { readWarc } = await import(path.join(dist, 'pipeline/import/warc-reader.js'));
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   let records = 0;
@@ -178,35 +190,73 @@ async function readerRate(file) {
   return { s: (performance.now() - t0) / 1000, cpu: cpuSince(c0), records, kept };
 }
 
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ra-import-bench-'));
 try {
-  const file = path.join(tmp, 'robotstxt.warc.gz');
-  const bodies = corpusBodies();
-  const t0 = performance.now();
-  buildArchive(file, bodies);
+  const file = keptArchive === null ? path.join(tmp, 'robotstxt.warc.gz') : path.resolve(keptArchive);
+  if (keptArchive === null || !existsSync(file)) {
+    const bodies = corpusBodies();
+    const t0 = performance.now();
+    buildArchive(file, bodies);
+    console.error(
+      `import.bench: built ${captures} captures of ${origins} origins (${bodies.length} bodies), ${(statSync(file).size / 1024 / 1024).toFixed(1)} MiB in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+  }
   const mib = statSync(file).size / 1024 / 1024;
-  console.error(
-    `import.bench: built ${captures} captures of ${origins} origins (${bodies.length} bodies), ${mib.toFixed(1)} MiB in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
-  const w = await warcioRate(file);
-  const r = await readerRate(file);
-  const cache = path.join(tmp, 'cache.sqlite');
-  const first = await measuredRun([cli, 'import', file, '--cache', cache, '--quiet']);
-  const again = await measuredRun([cli, 'import', file, '--cache', cache, '--quiet']);
   const rate = (n, s) => Math.round(n / s).toLocaleString('en-US');
   console.log(
     `| archive | ${captures.toLocaleString('en-US')} captures (${(captures * 3).toLocaleString('en-US')}+ records), ${mib.toFixed(1)} MiB .warc.gz |`,
   );
+  console.log('| what | wall s | CPU s | captures/s (wall) | captures per CPU-second | peak RSS MiB |');
+  console.log('|---|---|---|---|---|---|');
   const row = (what, wallS, cpuS, rss) =>
     console.log(
       `| ${what} | ${wallS.toFixed(2)} | ${cpuS.toFixed(2)} | ${rate(captures, wallS)} | ${rate(captures, cpuS)} | ${rss} |`,
     );
-  console.log('| what | wall s | CPU s | captures/s (wall) | captures per CPU-second | peak RSS MiB |');
-  console.log('|---|---|---|---|---|---|');
-  row('warcio alone: every record parsed and read', w.s, w.cpu, '–');
-  row('robots-audit reader alone (readWarc)', r.s, r.cpu, '–');
-  row('robots-audit import, new cache', first.wallS, first.cpuS, first.rssMiB.toFixed(0));
-  row('robots-audit import, same archive again', again.wallS, again.cpuS, again.rssMiB.toFixed(0));
+  if (!importOnly) {
+    const w = await warcioRate(file);
+    row('warcio alone: every record parsed and read', w.s, w.cpu, '–');
+    for (const d of dists) {
+      const r = await readerRate(file, d);
+      row(`robots-audit reader alone (readWarc)${dists.length > 1 ? ` ${d}` : ''}`, r.s, r.cpu, '–');
+    }
+  }
+  // Rounds alternate the builds, so a noisy spell on a shared machine hits each of them.
+  const runs = dists.map(() => ({ first: [], again: [] }));
+  for (let round = 0; round < repeat; round++) {
+    for (const [i, d] of dists.entries()) {
+      const cache = path.join(tmp, `cache-${i}-${round}.sqlite`);
+      const cli = path.join(d, 'cli/main.js');
+      runs[i].first.push(await measuredRun([cli, 'import', file, '--cache', cache, '--quiet']));
+      runs[i].again.push(await measuredRun([cli, 'import', file, '--cache', cache, '--quiet']));
+      for (const f of readdirSync(tmp)) if (f.startsWith(`cache-${i}-${round}.`)) rmSync(path.join(tmp, f));
+      const last = (k) => runs[i][k].at(-1).cpuS.toFixed(2);
+      console.error(
+        `import.bench: round ${round + 1} ${d}: CPU ${last('first')} s, again ${last('again')} s`,
+      );
+    }
+  }
+  for (const [i, d] of dists.entries()) {
+    const name = dists.length > 1 ? ` (${d})` : '';
+    for (const [k, what] of [
+      ['first', 'robots-audit import, new cache'],
+      ['again', 'robots-audit import, same archive again'],
+    ]) {
+      const rs = runs[i][k];
+      const cpus = rs.map((r) => r.cpuS);
+      const spread = repeat > 1 ? ` [${Math.min(...cpus).toFixed(2)}–${Math.max(...cpus).toFixed(2)}]` : '';
+      row(
+        `${what}${name}${spread}`,
+        median(rs.map((r) => r.wallS)),
+        median(cpus),
+        Math.max(...rs.map((r) => r.rssMiB)).toFixed(0),
+      );
+    }
+  }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

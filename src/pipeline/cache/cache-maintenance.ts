@@ -1,5 +1,5 @@
 import { RobotsAuditError } from '../../core/errors.js';
-import { MAX_REDIRECTS } from '../fetch/fetch-robots.js';
+import { MAX_REDIRECTS } from '../fetch/redirect-location.js';
 import { REDIRECT_WINDOW_MS } from '../import/resolve-capture.js';
 import type { CachedVersion } from './cache-types.js';
 import { fromRow, type PolicyCache } from './policy-cache.js';

@@ -8,6 +8,7 @@ import {
   type UnreachableCode,
 } from './error-codes.js';
 import type { Limiter } from './limiter.js';
+import { MAX_REDIRECTS, nextLocation } from './redirect-location.js';
 import { type ResolverConfig, resolveAllowed } from './resolver.js';
 import { backoffDelay, parseRetryAfter, sleep } from './retry-timing.js';
 
@@ -16,8 +17,7 @@ import { backoffDelay, parseRetryAfter, sleep } from './retry-timing.js';
  * the same address checks), statuses mapped to outcomes, retries with backoff and Retry-After.
  */
 
-/** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
-export const MAX_REDIRECTS = 5;
+export { MAX_REDIRECTS, nextLocation };
 
 export interface FetchSettings {
   dispatcher: FetchDispatcher;
@@ -71,33 +71,6 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   const v = headers[name];
   if (v === undefined) return null;
   return Array.isArray(v) ? (v[0] ?? null) : v;
-}
-
-/**
- * A header value as its bytes meant it: HTTP clients hand header bytes over one char per byte (latin1),
- * but a raw non-ASCII Location is UTF-8 in practice (`/röbots.txt`), as browsers and curl read it.
- */
-function headerText(value: string): string {
-  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
-  try {
-    return STRICT_UTF8.decode(Buffer.from(value, 'latin1'));
-  } catch {
-    return value; // not UTF-8: Latin-1 it is
-  }
-}
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The http(s) URL a 3xx's Location names, resolved against `base`, without fragment; else undefined. */
-export function nextLocation(location: string | null, base: string): URL | undefined {
-  if (location === null || location.trim() === '') return undefined;
-  try {
-    const next = new URL(headerText(location.trim()), base);
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') return undefined;
-    next.hash = '';
-    return next;
-  } catch {
-    return undefined;
-  }
 }
 
 async function attempt(robotsUrl: string, s: FetchSettings, validators?: Validators): Promise<AttemptResult> {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { Observation, StoredOutcome } from '../cache/cache-types.js';
-import { nextLocation } from '../fetch/fetch-robots.js';
+import { nextLocation } from '../fetch/redirect-location.js';
 import { parseHttpHead, responseBody } from './http-payload.js';
 import { type Head, parseTargetUri, parseWarcDate } from './warc-head.js';
 import type { WarcRecord } from './warc-reader.js';
@@ -65,11 +65,16 @@ const NOTHING_YET = {
   location: null,
 } as const;
 
-const sha256Of = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+/** One-shot `crypto.hash` where Node has it (20.12+): no Hash object per body. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Buffer) => string }).hash;
+const sha256Of =
+  typeof oneShot === 'function'
+    ? (b: Buffer) => oneShot('sha256', b)
+    : (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** The capture a record holds; `origin` decides whether it is an observation or only a redirect target. */
 export async function captureOf(
-  record: WarcRecord,
+  record: WarcRecord<unknown>,
   url: URL,
   fileName: string,
   maxBody: number,

@@ -3,7 +3,7 @@ import { openDatabase } from '../cache/open-database.js';
 import { type Capture, captureOf, isCaptureRecord, robotsOrigin } from './capture.js';
 import { ObservationStore, type RebuildStats } from './observation-store.js';
 import { parseTargetUri } from './warc-head.js';
-import { readWarc } from './warc-reader.js';
+import { readWarcBatches } from './warc-reader.js';
 
 /**
  * `robots-audit import`: every robots.txt capture of WARC archives into the policy cache as an
@@ -13,7 +13,7 @@ import { readWarc } from './warc-reader.js';
  */
 
 /** Captures committed per transaction. */
-const BATCH_CAPTURES = 1000;
+const BATCH_CAPTURES = 5000;
 /** Body bytes held before a batch is committed early. */
 const BATCH_BYTES = 8 * 1024 * 1024;
 
@@ -111,15 +111,13 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
   };
   try {
     for (const [index, input] of inputs.entries()) {
-      // The target URI of the record last wanted: the next record event is that record.
-      const wanted: { url: URL | null } = { url: null };
+      // A wanted record is marked with its target URI.
       const want = (head: Parameters<typeof isCaptureRecord>[0]) => {
-        if (!isCaptureRecord(head)) return false;
+        if (!isCaptureRecord(head)) return null;
         const url = parseTargetUri(head.headers.get('warc-target-uri'));
-        wanted.url = url;
-        if (url === null) return false;
+        if (url === null) return null;
         // Kept by its own name only, so that which files are read first changes nothing.
-        return robotsOrigin(url) !== null || lastSegmentNamesRobots(url);
+        return robotsOrigin(url) !== null || lastSegmentNamesRobots(url) ? url : null;
       };
       const progress = (): ImportProgress => ({
         file: input.name,
@@ -130,39 +128,41 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
         phase: 'read',
         rebuilt: 0,
       });
-      for await (const event of readWarc(input.chunks, want)) {
-        if (options.signal?.aborted) break;
-        if (event.type === 'stopped') {
-          summary.stopped.push({ file: input.name, offset: event.offset, reason: event.reason });
-          continue;
+      reading: for await (const events of readWarcBatches(input.chunks, want)) {
+        for (const event of events) {
+          if (options.signal?.aborted) break reading;
+          if (event.type === 'stopped') {
+            summary.stopped.push({ file: input.name, offset: event.offset, reason: event.reason });
+            continue;
+          }
+          if (event.type === 'malformed') {
+            malformed(input.name, event.offset, event.reason);
+            continue;
+          }
+          summary.records++;
+          if ((summary.records & 4095) === 0) options.onProgress?.(progress());
+          if (event.type === 'skipped') {
+            summary.skipped.total++;
+            const type = event.warcType || '(none)';
+            summary.skipped.byType[type] = (summary.skipped.byType[type] ?? 0) + 1;
+            continue;
+          }
+          const r = await captureOf(event, event.mark, input.name, options.maxBody);
+          if (!r.ok) {
+            malformed(input.name, event.offset, r.reason);
+            continue;
+          }
+          const c = r.capture;
+          if (c.origin === null) summary.redirectTargets++;
+          else {
+            summary.captures.total++;
+            const kind = c.kind === 'revisit' ? 'revisit' : c.location !== null ? 'redirect' : c.outcome!;
+            summary.captures.byOutcome[kind]++;
+          }
+          batch.push(c);
+          batchBytes += c.bytes;
+          if (batch.length >= BATCH_CAPTURES || batchBytes >= BATCH_BYTES) commit();
         }
-        if (event.type === 'malformed') {
-          malformed(input.name, event.offset, event.reason);
-          continue;
-        }
-        summary.records++;
-        if ((summary.records & 4095) === 0) options.onProgress?.(progress());
-        if (event.type === 'skipped') {
-          summary.skipped.total++;
-          const type = event.warcType || '(none)';
-          summary.skipped.byType[type] = (summary.skipped.byType[type] ?? 0) + 1;
-          continue;
-        }
-        const r = await captureOf(event, wanted.url!, input.name, options.maxBody);
-        if (!r.ok) {
-          malformed(input.name, event.offset, r.reason);
-          continue;
-        }
-        const c = r.capture;
-        if (c.origin === null) summary.redirectTargets++;
-        else {
-          summary.captures.total++;
-          const kind = c.kind === 'revisit' ? 'revisit' : c.location !== null ? 'redirect' : c.outcome!;
-          summary.captures.byOutcome[kind]++;
-        }
-        batch.push(c);
-        batchBytes += c.bytes;
-        if (batch.length >= BATCH_CAPTURES || batchBytes >= BATCH_BYTES) commit();
       }
       commit();
       options.onProgress?.(progress());

@@ -14,7 +14,7 @@ import { CaptureResolver, type ObservationRow } from './resolve-capture.js';
 /** Distinct bodies remembered as written, which bounds the memory of the check. */
 const MAX_BODIES_REMEMBERED = 1_000_000;
 /** Origins rebuilt per transaction. */
-const REBUILD_BATCH = 256;
+const REBUILD_BATCH = 2048;
 
 export interface RebuildStats {
   origins: number;
@@ -27,6 +27,54 @@ export interface RebuildStats {
   unresolvedReasons: Record<string, number>;
   /** The first unresolved revisits, with their source and reason. */
   unresolvedExamples: Array<{ source: string; reason: string }>;
+}
+
+/** The columns of an ObservationRow, in the order `observationRow` reads them. */
+const OBSERVATION_COLUMNS = [
+  'origin',
+  'uri',
+  'captured_at',
+  'source',
+  'kind',
+  'outcome',
+  'status',
+  'error_code',
+  'sha256',
+  'bytes',
+  'truncated',
+  'etag',
+  'last_modified',
+  'final_url',
+  'location',
+  'payload_digest',
+  'refers_to_uri',
+  'refers_to_date',
+  'expires_at',
+] as const;
+
+/** An observations row read as an array of OBSERVATION_COLUMNS. */
+function observationRow(v: unknown[]): ObservationRow {
+  return {
+    origin: v[0],
+    uri: v[1],
+    captured_at: v[2],
+    source: v[3],
+    kind: v[4],
+    outcome: v[5],
+    status: v[6],
+    error_code: v[7],
+    sha256: v[8],
+    bytes: v[9],
+    truncated: v[10],
+    etag: v[11],
+    last_modified: v[12],
+    final_url: v[13],
+    location: v[14],
+    payload_digest: v[15],
+    refers_to_uri: v[16],
+    refers_to_date: v[17],
+    expires_at: v[18],
+  } as ObservationRow;
 }
 
 export class ObservationStore {
@@ -110,7 +158,13 @@ export class ObservationStore {
     ).run();
     const resolver = new CaptureResolver(db);
     const next = db.prepare('SELECT origin FROM rebuild_queue WHERE origin > ? ORDER BY origin LIMIT ?');
-    const load = db.prepare('SELECT * FROM observations WHERE origin = ? ORDER BY captured_at, source, uri');
+    // Rows as arrays, made objects here: better-sqlite3 builds a 19-key object per row far more slowly.
+    const load = db
+      .prepare(
+        `SELECT ${OBSERVATION_COLUMNS.join(', ')} FROM observations WHERE origin = ?
+           ORDER BY captured_at, source, uri`,
+      )
+      .raw();
     const liveVersions = db.prepare(
       `SELECT v.* FROM versions v WHERE v.origin = ? AND (
          NOT EXISTS (SELECT 1 FROM observations o WHERE o.origin = v.origin AND o.captured_at = v.valid_from)
@@ -126,8 +180,7 @@ export class ObservationStore {
     const insertVersion = db.prepare(
       `INSERT INTO versions (origin, outcome, robots_url, final_url, status, error_code, sha256, bytes,
          truncated, etag, last_modified, valid_from, valid_to, fetched_at, expires_at, source)
-       VALUES (@origin, @outcome, @robotsUrl, @finalUrl, @status, @errorCode, @sha256, @bytes, @truncated,
-         @etag, @lastModified, @validFrom, @validTo, @fetchedAt, @expiresAt, @source)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const dequeue = db.prepare('DELETE FROM rebuild_queue WHERE origin = ?');
 
@@ -154,7 +207,8 @@ export class ObservationStore {
         }
       }
       const settled: Settled[] = [];
-      for (const row of load.all(origin) as ObservationRow[]) {
+      for (const values of load.all(origin) as unknown[][]) {
+        const row = observationRow(values);
         const r = resolver.resolve(row);
         if (!r.ok) {
           stats.revisitsUnresolved++;
@@ -171,7 +225,26 @@ export class ObservationStore {
       }
       dropVersions.run(origin);
       const versions = versionsOf(origin, settled);
-      for (const v of versions) insertVersion.run(v);
+      for (const v of versions) {
+        insertVersion.run(
+          v.origin,
+          v.outcome,
+          v.robotsUrl,
+          v.finalUrl,
+          v.status,
+          v.errorCode,
+          v.sha256,
+          v.bytes,
+          v.truncated,
+          v.etag,
+          v.lastModified,
+          v.validFrom,
+          v.validTo,
+          v.fetchedAt,
+          v.expiresAt,
+          v.source,
+        );
+      }
       stats.versions += versions.length;
       dequeue.run(origin);
       stats.origins++;

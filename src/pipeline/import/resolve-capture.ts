@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Row } from '../cache/policy-cache.js';
-import { MAX_REDIRECTS } from '../fetch/fetch-robots.js';
+import { MAX_REDIRECTS } from '../fetch/redirect-location.js';
 import type { Settled } from './rebuild-versions.js';
 
 /**

@@ -29,29 +29,47 @@ export function headEnd(buf: Buffer, from: number, limit: number): number {
   return -1;
 }
 
+/** Header names as written, lower-cased once (the same few names recur in every record). */
+const lowerNames = new Map<string, string>();
+const MAX_NAMES = 1024;
+
+function lowerName(raw: string): string {
+  let name = lowerNames.get(raw);
+  if (name === undefined) {
+    name = raw.trim().toLowerCase();
+    if (lowerNames.size < MAX_NAMES) lowerNames.set(raw, name);
+  }
+  return name;
+}
+
 /** Parses the block `buf[from, end)` as latin1 text (header bytes are bytes, not UTF-8). */
 export function parseHead(buf: Buffer, from: number, end: number): Head {
-  const lines = buf.toString('latin1', from, end).split('\n');
+  const text = buf.toString('latin1', from, end);
   const headers: Headers = new Map();
   let last: string | undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
-    if (line === '') continue;
-    const c = line.charCodeAt(0);
+  let eol = text.indexOf('\n');
+  if (eol === -1) eol = text.length;
+  const firstLine = text.slice(0, eol > 0 && text.charCodeAt(eol - 1) === 0x0d ? eol - 1 : eol);
+  // Line by line without splitting: [p, stop) is a line without its CR LF.
+  for (let p = eol + 1; p < text.length; p = eol + 1) {
+    eol = text.indexOf('\n', p);
+    if (eol === -1) eol = text.length;
+    const stop = eol > p && text.charCodeAt(eol - 1) === 0x0d ? eol - 1 : eol;
+    if (stop === p) continue;
+    const c = text.charCodeAt(p);
     if ((c === 0x20 || c === 0x09) && last !== undefined) {
-      headers.set(last, `${headers.get(last)} ${line.trim()}`);
+      headers.set(last, `${headers.get(last)} ${text.slice(p, stop).trim()}`);
       continue;
     }
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
+    const colon = text.indexOf(':', p);
+    if (colon <= p || colon >= stop) continue;
+    const name = lowerName(text.slice(p, colon));
+    const value = text.slice(colon + 1, stop).trim();
     const before = headers.get(name);
     headers.set(name, before === undefined ? value : `${before}, ${value}`);
     last = name;
   }
-  const first = lines[0]!;
-  return { firstLine: first.endsWith('\r') ? first.slice(0, -1) : first, headers, end };
+  return { firstLine, headers, end };
 }
 
 /** A WARC-Date (RFC 3339 / W3C-DTF, fractions allowed) as epoch ms, or null. */

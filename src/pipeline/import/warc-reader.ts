@@ -1,5 +1,6 @@
-import { constants, crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
 import { ByteSource } from './byte-source.js';
+import { atGzipMember, gzipHeaderLength, streamMember } from './gzip-member.js';
+import { MemberInflater } from './member-inflater.js';
 import { type Head, headEnd, parseHead } from './warc-head.js';
 
 /**
@@ -16,10 +17,10 @@ export const KEEP_BYTES = 4 * 1024 * 1024;
 const HEAD_LIMIT = 64 * 1024;
 /** Compressed bytes of one member inflated in one call; a larger member is inflated as a stream. */
 const SYNC_MEMBER_LIMIT = 8 * 1024 * 1024;
-/** Bytes fed at once to the streaming inflater, which bounds what one write can expand to. */
-const STREAM_FEED = 16 * 1024;
+/** Content bytes of wanted records gathered into one batch of events before it is handed on. */
+const BATCH_BYTES = 1024 * 1024;
 
-export interface WarcRecord {
+export interface WarcRecord<T = true> {
   type: 'record';
   /** Byte offset of the record: in the file, or `member+offset` inside a gzip member that holds several. */
   offset: string;
@@ -28,16 +29,24 @@ export interface WarcRecord {
   content: Buffer;
   /** The content was longer than what is kept. */
   cut: boolean;
+  /** What `want` said of the record. */
+  mark: T;
 }
 
-export type WarcEvent =
-  | WarcRecord
+export type WarcEvent<T = true> =
+  | WarcRecord<T>
   | { type: 'skipped'; offset: string; warcType: string }
   | { type: 'malformed'; offset: string; reason: string }
   | { type: 'stopped'; offset: string; reason: string };
 
-/** Decides from its WARC headers whether a record's content is wanted. */
-export type Want = (head: Head) => boolean;
+/**
+ * Decides from its WARC headers whether a record's content is wanted: a record is wanted when the
+ * answer is neither false, null nor undefined, and the answer goes with it as its `mark`.
+ */
+export type Want<T = true> = (head: Head) => T | false | null | undefined;
+
+const isWanted = <T>(mark: T | false | null | undefined): mark is T =>
+  mark !== false && mark !== null && mark !== undefined;
 
 const RECORD_END = Buffer.from('\r\n\r\n');
 const EMPTY = Buffer.alloc(0);
@@ -45,7 +54,21 @@ const WARC_MAGIC = Buffer.from('WARC/');
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
 
 /** Reads the records of one WARC stream (gzip recognised by its first bytes). */
-export async function* readWarc(chunks: AsyncIterable<Buffer>, want: Want): AsyncGenerator<WarcEvent> {
+export async function* readWarc<T = true>(
+  chunks: AsyncIterable<Buffer>,
+  want: Want<T>,
+): AsyncGenerator<WarcEvent<T>> {
+  for await (const batch of readWarcBatches(chunks, want)) yield* batch;
+}
+
+/**
+ * The events of readWarc in batches, in order: the records of every gzip member already buffered come
+ * together, so that a few-KiB record does not cost a round of promises of its own.
+ */
+export async function* readWarcBatches<T = true>(
+  chunks: AsyncIterable<Buffer>,
+  want: Want<T>,
+): AsyncGenerator<Array<WarcEvent<T>>> {
   const src = new ByteSource(chunks);
   await src.ensure(2);
   if (src.available >= 2 && src.view()[0] === 0x1f && src.view()[1] === 0x8b) {
@@ -56,15 +79,17 @@ export async function* readWarc(chunks: AsyncIterable<Buffer>, want: Want): Asyn
   if (src.done) return;
   await src.ensure(5);
   if (!src.view().subarray(0, 5).equals(WARC_MAGIC)) {
-    yield {
-      type: 'stopped',
-      offset: String(src.offset),
-      reason: 'not a WARC file (it starts with neither gzip nor WARC/)',
-    };
+    yield [
+      {
+        type: 'stopped',
+        offset: String(src.offset),
+        reason: 'not a WARC file (it starts with neither gzip nor WARC/)',
+      },
+    ];
     return;
   }
   const base = src.offset;
-  yield* plainRecords(src, want, (o) => String(base + o));
+  for await (const e of plainRecords(src, want, (o) => String(base + o))) yield [e];
 }
 
 /** Moves past blank lines some writers leave between records. */
@@ -111,12 +136,21 @@ function recordHead(v: Buffer, at: number, end: number, cut: boolean): HeadCheck
   return length < 0 ? { ok: false, reason: 'bad Content-Length' } : { ok: true, head, length };
 }
 
-/** Records of one inflated gzip member, all in memory: no stream, no copy (the buffer is the member's). */
-function* bufferRecords(buf: Buffer, want: Want, label: (offset: number) => string): Generator<WarcEvent> {
+/**
+ * Events of the records of one inflated gzip member, added to `out`; returns the content bytes kept.
+ * Kept content is copied: `buf` is the inflater's, reused for the next member.
+ */
+function bufferRecords<T>(
+  buf: Buffer,
+  want: Want<T>,
+  label: (offset: number) => string,
+  out: Array<WarcEvent<T>>,
+): number {
+  let kept = 0;
   let p = 0;
   for (;;) {
     while (p < buf.length && (buf[p] === 0x0d || buf[p] === 0x0a)) p++;
-    if (p >= buf.length) return;
+    if (p >= buf.length) return kept;
     const at = label(p);
     const end = headEnd(buf, p, HEAD_LIMIT);
     const r = recordHead(buf, p, end, end === -1 && buf.length - p < HEAD_LIMIT);
@@ -127,27 +161,30 @@ function* bufferRecords(buf: Buffer, want: Want, label: (offset: number) => stri
           ? 'record cut short (the stream ends inside its content)'
           : 'bad Content-Length (no blank line after the content)'
         : r.reason;
-      yield { type: 'malformed', offset: at, reason };
+      out.push({ type: 'malformed', offset: at, reason });
       const resume = buf.indexOf(WARC_MAGIC, p + 1);
-      if (resume === -1) return;
+      if (resume === -1) return kept;
       p = resume;
       continue;
     }
     const { head, length } = r;
-    if (want(head)) {
-      const kept = Math.min(length, KEEP_BYTES);
-      yield { type: 'record', offset: at, head, content: buf.subarray(end, end + kept), cut: kept < length };
-    } else yield { type: 'skipped', offset: at, warcType: head.headers.get('warc-type') ?? '' };
+    const mark = want(head);
+    if (isWanted(mark)) {
+      const n = Math.min(length, KEEP_BYTES);
+      const content = Buffer.from(buf.subarray(end, end + n));
+      out.push({ type: 'record', offset: at, head, content, cut: n < length, mark });
+      kept += n;
+    } else out.push({ type: 'skipped', offset: at, warcType: head.headers.get('warc-type') ?? '' });
     p = next + 4;
   }
 }
 
 /** Records of an uncompressed WARC stream; `label` names an offset within it. */
-async function* plainRecords(
+async function* plainRecords<T>(
   src: ByteSource,
-  want: Want,
+  want: Want<T>,
   label: (offset: number) => string,
-): AsyncGenerator<WarcEvent> {
+): AsyncGenerator<WarcEvent<T>> {
   const base = src.offset;
   for (;;) {
     await skipBlankLines(src);
@@ -163,8 +200,8 @@ async function* plainRecords(
       continue;
     }
     const { head, length } = r;
-    const wanted = want(head);
-    const kept = wanted ? Math.min(length, KEEP_BYTES) : 0;
+    const mark = want(head);
+    const kept = isWanted(mark) ? Math.min(length, KEEP_BYTES) : 0;
     await src.ensure(end + kept);
     if (src.available < end + kept) {
       yield {
@@ -195,67 +232,40 @@ async function* plainRecords(
       continue;
     }
     src.consume(4);
-    if (wanted) yield { type: 'record', offset: at, head, content, cut: kept < length };
+    if (isWanted(mark)) yield { type: 'record', offset: at, head, content, cut: kept < length, mark };
     else yield { type: 'skipped', offset: at, warcType: head.headers.get('warc-type') ?? '' };
   }
 }
 
-/** Length of the gzip member header at the start of `v` (RFC 1952), or -1 if not all there. */
-function gzipHeaderLength(v: Buffer): number {
-  if (v.length < 10) return -1;
-  const flags = v[3]!;
-  let p = 10;
-  if (flags & 4) {
-    if (v.length < p + 2) return -1;
-    p += 2 + v.readUInt16LE(p);
-  }
-  for (const bit of [8, 16]) {
-    if (flags & bit) {
-      const zero = v.indexOf(0, p);
-      if (zero === -1) return -1;
-      p = zero + 1;
-    }
-  }
-  if (flags & 2) p += 2;
-  return p <= v.length ? p : -1;
-}
-
-type Inflated =
-  | { ok: true; out: Buffer; length: number }
-  | { ok: false; reason: 'more' | 'large' | 'corrupt' };
-
-function inflateMember(v: Buffer, headerLength: number): Inflated {
-  try {
-    const r = inflateRawSync(v.subarray(headerLength), {
-      info: true,
-      maxOutputLength: KEEP_BYTES + HEAD_LIMIT,
-      // Most records are a few KiB: the default 16 KiB output chunk would make each cost 16 KiB of garbage.
-      chunkSize: 4096,
-    }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
-    const length = headerLength + r.engine.bytesWritten + 8;
-    if (length > v.length) return { ok: false, reason: 'more' };
-    const crc = v.readUInt32LE(length - 8);
-    const size = v.readUInt32LE(length - 4);
-    if (size !== r.buffer.length >>> 0 || crc !== crc32(r.buffer)) return { ok: false, reason: 'corrupt' };
-    return { ok: true, out: r.buffer, length };
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'Z_BUF_ERROR') return { ok: false, reason: 'more' };
-    if (code === 'ERR_BUFFER_TOO_LARGE') return { ok: false, reason: 'large' };
-    return { ok: false, reason: 'corrupt' };
-  }
-}
-
 /** Gzip members one by one, each inflated in one call when small, else as a stream. */
-async function* gzipMembers(src: ByteSource, want: Want): AsyncGenerator<WarcEvent> {
+async function* gzipMembers<T>(src: ByteSource, want: Want<T>): AsyncGenerator<Array<WarcEvent<T>>> {
+  const inflater = new MemberInflater(KEEP_BYTES + HEAD_LIMIT);
+  const labelFor = (member: number) => (inner: number) =>
+    inner === 0 ? String(member) : `${member}+${inner}`;
   for (;;) {
+    // Members wholly buffered, read without awaiting; anything else takes the general path below.
+    const batch: Array<WarcEvent<T>> = [];
+    let kept = 0;
+    while (kept < BATCH_BYTES) {
+      const v = src.view();
+      if (v.length < 18 || !atGzipMember(v)) break;
+      const headerLength = gzipHeaderLength(v);
+      if (headerLength === -1) break;
+      const r = inflater.inflate(v, headerLength);
+      if (!r.ok) break;
+      const member = src.offset;
+      src.consume(r.length);
+      kept += bufferRecords(r.out, want, labelFor(member), batch);
+    }
+    if (batch.length > 0) yield batch;
+    if (kept >= BATCH_BYTES) continue;
     if (!(await src.ensure(1))) return;
     const member = src.offset;
-    const label = (inner: number) => (inner === 0 ? String(member) : `${member}+${inner}`);
+    const label = labelFor(member);
     await src.ensure(18);
     let v = src.view();
     if (!v.subarray(0, 3).equals(GZIP_MAGIC)) {
-      yield { type: 'malformed', offset: String(member), reason: 'not a gzip member' };
+      yield [{ type: 'malformed', offset: String(member), reason: 'not a gzip member' }];
       if (!(await resync(src, GZIP_MAGIC))) return;
       continue;
     }
@@ -264,16 +274,18 @@ async function* gzipMembers(src: ByteSource, want: Want): AsyncGenerator<WarcEve
       headerLength = gzipHeaderLength(src.view());
     }
     if (headerLength === -1) {
-      yield { type: 'stopped', offset: String(member), reason: 'gzip member cut short in its header' };
+      yield [{ type: 'stopped', offset: String(member), reason: 'gzip member cut short in its header' }];
       return;
     }
-    let r = inflateMember(src.view(), headerLength);
+    let r = inflater.inflate(src.view(), headerLength);
     while (!r.ok && r.reason === 'more' && src.available < SYNC_MEMBER_LIMIT && (await src.more())) {
-      r = inflateMember(src.view(), headerLength);
+      r = inflater.inflate(src.view(), headerLength);
     }
     if (r.ok) {
       src.consume(r.length);
-      yield* bufferRecords(r.out, want, label);
+      const events: Array<WarcEvent<T>> = [];
+      bufferRecords(r.out, want, label, events);
+      yield events;
       continue;
     }
     if (r.reason === 'corrupt' || (r.reason === 'more' && src.available < SYNC_MEMBER_LIMIT)) {
@@ -281,72 +293,21 @@ async function* gzipMembers(src: ByteSource, want: Want): AsyncGenerator<WarcEve
       // this one was cut or corrupt: inflating runs on into the next member's bytes, so it cannot tell).
       v = src.view();
       if (r.reason === 'more' && v.indexOf(GZIP_MAGIC, 1) === -1) {
-        yield { type: 'stopped', offset: String(member), reason: 'gzip member cut short' };
+        yield [{ type: 'stopped', offset: String(member), reason: 'gzip member cut short' }];
         src.consume(src.available);
         return;
       }
-      yield { type: 'malformed', offset: String(member), reason: 'corrupt or cut gzip member' };
+      yield [{ type: 'malformed', offset: String(member), reason: 'corrupt or cut gzip member' }];
       if (!(await resync(src, GZIP_MAGIC))) return;
       continue;
     }
     src.consume(headerLength);
     const stream = streamMember(src);
-    yield* plainRecords(new ByteSource(stream.chunks), want, label);
+    for await (const e of plainRecords(new ByteSource(stream.chunks), want, label)) yield [e];
     const end = await stream.finished;
     if (end !== null) {
-      yield { type: 'malformed', offset: String(member), reason: end };
+      yield [{ type: 'malformed', offset: String(member), reason: end }];
       if (!(await resync(src, GZIP_MAGIC))) return;
     }
   }
-}
-
-/**
- * Inflates one large member from the cursor as a stream. When the deflate data ends, the bytes fed past
- * it (the trailer and the next member) are put back. `finished` gives null, or why the member is bad.
- */
-function streamMember(src: ByteSource): { chunks: AsyncGenerator<Buffer>; finished: Promise<string | null> } {
-  let settle: (v: string | null) => void = () => {};
-  const finished = new Promise<string | null>((r) => {
-    settle = r;
-  });
-  async function* chunks(): AsyncGenerator<Buffer> {
-    const inflater = createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
-    const out: Buffer[] = [];
-    let ended = false;
-    let failure: string | null = null;
-    inflater.on('data', (b: Buffer) => out.push(b));
-    inflater.on('end', () => {
-      ended = true;
-    });
-    inflater.on('error', () => {
-      failure = 'corrupt or cut gzip member';
-    });
-    let fed = 0;
-    let last: Buffer = Buffer.alloc(0);
-    try {
-      while (!ended && failure === null) {
-        last = await src.take(STREAM_FEED);
-        if (last.length === 0) {
-          failure = 'gzip member cut short';
-          break;
-        }
-        fed += last.length;
-        await new Promise<void>((resolve) => inflater.write(last, () => resolve()));
-        // 'end' follows the last write's callback on a later tick.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        while (out.length > 0) yield out.shift()!;
-      }
-      if (ended && failure === null) {
-        const leftover = fed - inflater.bytesWritten;
-        src.unread(Math.min(leftover, last.length));
-        await src.ensure(8);
-        src.consume(Math.min(8, src.available));
-      }
-      settle(failure);
-    } finally {
-      inflater.destroy();
-      settle(failure);
-    }
-  }
-  return { chunks: chunks(), finished };
 }

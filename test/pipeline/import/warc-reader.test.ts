@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WARCParser } from 'warcio';
-import { readWarc, type WarcEvent } from '../../../src/pipeline/import/warc-reader.js';
+import { readWarc, readWarcBatches, type WarcEvent } from '../../../src/pipeline/import/warc-reader.js';
 import { ccCapture, gz, httpResponse, revisit, warcinfo, warcRecord, wgetResponse } from './warc-fixtures.js';
 
 async function* chunksOf(b: Buffer, size = 1000): AsyncGenerator<Buffer> {
@@ -111,5 +111,25 @@ describe('readWarc', () => {
     );
     const plain = await events(Buffer.concat([a!, wrong, c!]));
     expect(plain.map((e) => e.type)).toEqual(['record', 'malformed', 'record']);
+  });
+
+  it('records of members read together keep their own content, marked with what want said', async () => {
+    const bodies = [0, 1, 2, 3, 4, 5].map((i) => `User-agent: *\nDisallow: /${i}/${'x'.repeat(i * 300)}\n`);
+    const recs = bodies.map((body, i) =>
+      wgetResponse(`http://${i}.example/robots.txt`, '2024-01-01T00:00:00Z', httpResponse(200, [], body)),
+    );
+    const batches: Array<Array<WarcEvent<string>>> = [];
+    const want = (h: Parameters<Parameters<typeof readWarcBatches>[1]>[0]) =>
+      h.headers.get('warc-target-uri');
+    for await (const batch of readWarcBatches(chunksOf(gz(recs), 1 << 20), want)) batches.push(batch);
+    // One chunk holds every member: their records come as one batch.
+    expect(batches).toHaveLength(1);
+    const records = batches.flat();
+    expect(records.map((e) => (e.type === 'record' ? e.mark : e.type))).toEqual(
+      bodies.map((_, i) => `<http://${i}.example/robots.txt>`),
+    );
+    expect(records.map((e) => (e.type === 'record' ? e.content.toString('latin1') : ''))).toEqual(
+      recs.map((r) => r.toString('latin1').slice(r.indexOf('\r\n\r\n') + 4, -4)),
+    );
   });
 });
