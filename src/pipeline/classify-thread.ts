@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type Failure, hasCode, RobotsAuditError } from '../core/errors.js';
 import { BATCH_BYTES } from './batcher.js';
@@ -137,7 +137,11 @@ export function oneBatchFile(input: ClassifyParams['input']): boolean {
   if (typeof input !== 'string' || input === '-') return false;
   let fd: number | undefined;
   try {
-    // Non-blocking: opening a FIFO would otherwise wait for its writer.
+    // Anything but a regular file is never opened here: a FIFO opened and closed by this check would
+    // let its writer write into a pipe that is then dropped, so the real read would wait forever.
+    const path = statSync(input);
+    if (!path.isFile() || path.size > BATCH_BYTES) return false;
+    // Non-blocking all the same: a FIFO put in its place since would otherwise wait for its writer.
     fd = openSync(input, constants.O_RDONLY | constants.O_NONBLOCK);
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > BATCH_BYTES) return false;
