@@ -27,20 +27,46 @@ const USER_AGENT_PREFIXES = ['user-agent', 'useragent', 'user agent'];
 const DISALLOW_PREFIXES = ['disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'];
 const SITEMAP_PREFIXES = ['sitemap', 'site-map'];
 
-function startsWithAny(key: string, prefixes: readonly string[]): boolean {
-  for (const p of prefixes) if (key.startsWith(p)) return true;
+/** The char at `i`, ASCII upper case folded to lower (no byte ≥ 0x80 lower-cases to ASCII). */
+function lowerAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/** Whether `s[start, end)` starts with the lower-case ASCII `prefix`, ignoring ASCII case. */
+function hasPrefixAt(s: string, start: number, end: number, prefix: string): boolean {
+  if (end - start < prefix.length) return false;
+  for (let j = 0; j < prefix.length; j++) if (lowerAt(s, start + j) !== prefix.charCodeAt(j)) return false;
+  return true;
+}
+
+function hasAnyPrefixAt(s: string, start: number, end: number, prefixes: readonly string[]): boolean {
+  for (const p of prefixes) if (hasPrefixAt(s, start, end, p)) return true;
   return false;
 }
 
-/** The reference's ParsedRobotsKey::Parse: case-insensitive prefixes, typos included. */
+/**
+ * The reference's ParsedRobotsKey::Parse on the key `s[start, end)`: case-insensitive prefixes, typos
+ * included. Compares chars in place: a key is classified on every line, so no slice is made.
+ */
+export function classifyKeyAt(s: string, start: number, end: number): KeyKind {
+  switch (lowerAt(s, start)) {
+    case 117: // u
+      return hasAnyPrefixAt(s, start, end, USER_AGENT_PREFIXES) ? KeyKind.UserAgent : KeyKind.Unknown;
+    case 97: // a
+      return hasPrefixAt(s, start, end, 'allow') ? KeyKind.Allow : KeyKind.Unknown;
+    case 100: // d
+      return hasAnyPrefixAt(s, start, end, DISALLOW_PREFIXES) ? KeyKind.Disallow : KeyKind.Unknown;
+    case 115: // s
+      return hasAnyPrefixAt(s, start, end, SITEMAP_PREFIXES) ? KeyKind.Sitemap : KeyKind.Unknown;
+    default:
+      return KeyKind.Unknown;
+  }
+}
+
+/** `classifyKeyAt` on a whole key. */
 export function classifyKey(key: string): KeyKind {
-  // toLowerCase never maps a non-ASCII char to ASCII here, so prefix tests stay byte-exact.
-  const k = key.toLowerCase();
-  if (startsWithAny(k, USER_AGENT_PREFIXES)) return KeyKind.UserAgent;
-  if (k.startsWith('allow')) return KeyKind.Allow;
-  if (startsWithAny(k, DISALLOW_PREFIXES)) return KeyKind.Disallow;
-  if (startsWithAny(k, SITEMAP_PREFIXES)) return KeyKind.Sitemap;
-  return KeyKind.Unknown;
+  return classifyKeyAt(key, 0, key.length);
 }
 
 /**
@@ -83,7 +109,7 @@ function parseLine(
   if (ke === ls) return;
   let vs = sep + 1;
   while (vs < re && isAsciiSpace(s.charCodeAt(vs))) vs++;
-  sink(line, classifyKey(s.slice(ls, ke)), ls, ke, vs, re);
+  sink(line, classifyKeyAt(s, ls, ke), ls, ke, vs, re);
 }
 
 /**

@@ -5,13 +5,54 @@ import { extractProductToken, isGlobalAgent } from './agent.js';
 import { binaryToText, isAscii } from './bytes.js';
 import { escapePattern } from './escape.js';
 import { KeyKind, lexRobots } from './lexer.js';
-import type { RobotsRecord, RuleInfo } from './types.js';
+import type { Decision, RobotsRecord, RuleInfo } from './types.js';
 
-/** One Allow/Disallow line of a group. */
-export interface GroupRule {
-  readonly info: RuleInfo;
+/**
+ * One Allow/Disallow line of a group. Its text (`info.rule`) is made on first use: most rules of a parsed
+ * file are never reported, so parsing keeps only the value.
+ */
+export class GroupRule {
+  readonly allowed: boolean;
+  readonly line: number;
   /** The value escaped the reference's way (pure ASCII): what is matched. */
   readonly pattern: string;
+  /** The value as a binary string (one char per byte). */
+  private readonly value: string;
+  private made: RuleInfo | undefined;
+  private decided: Decision | undefined;
+
+  constructor(allowed: boolean, line: number, value: string, pattern: string) {
+    this.allowed = allowed;
+    this.line = line;
+    this.value = value;
+    this.pattern = pattern;
+    this.made = undefined;
+    this.decided = undefined;
+  }
+
+  /** The Decision this rule gives when it decides by its own pattern. */
+  get decision(): Decision {
+    if (this.decided === undefined) {
+      const { allowed, line, rule } = this.info;
+      this.decided = Object.freeze({
+        allowed,
+        verdict: allowed ? 'allowed_explicit' : 'disallowed_explicit',
+        line,
+        rule,
+      });
+    }
+    return this.decided;
+  }
+
+  get info(): RuleInfo {
+    if (this.made === undefined) {
+      const rule = `${this.allowed ? 'Allow' : 'Disallow'}: ${binaryToText(this.value)}`;
+      // Reading a char flattens the concatenation, so the rule text stops pinning the whole body.
+      rule.charCodeAt(0);
+      this.made = { allowed: this.allowed, line: this.line, rule };
+    }
+    return this.made;
+  }
 }
 
 /** A run of user-agent lines and the rules after it, up to the next user-agent line after a rule. */
@@ -48,16 +89,21 @@ function isCrawlDelayKey(key: string): boolean {
  * Parses a binary string (one char per byte). Total: never throws. With `onlyFor` (agent keys, ASCII
  * lower case), the rules of a group that names none of them and not `*` are not kept (its tokens are):
  * those groups cannot be selected for these agents, and most of a file's rules are often theirs.
+ * `ascii` tells that no char is above 0x7f (then no value needs decoding or escaping for it).
  */
-export function parseBinary(s: string, onlyFor?: readonly string[]): ParsedRobots {
+export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAscii(s)): ParsedRobots {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
   const records: RobotsRecord[] = [];
+  // Without any '%' or byte above 0x7f in the body, every pattern is its value as written.
+  const plainBody = ascii && s.indexOf('%') < 0;
   let current: Group | undefined;
   // Set by an Allow/Disallow line in a group: the next user-agent line starts a new group.
   let seenSeparator = false;
   // Whether the current group's rules are kept (see onlyFor); undefined until its first rule.
   let keep: boolean | undefined;
+  const text = (from: number, to: number): string =>
+    ascii ? s.slice(from, to) : binaryToText(s.slice(from, to));
 
   lexRobots(s, (line, kind, ks, ke, vs, ve) => {
     switch (kind) {
@@ -82,23 +128,17 @@ export function parseBinary(s: string, onlyFor?: readonly string[]): ParsedRobot
         keep ??= onlyFor === undefined || current.global || current.tokens.some((t) => onlyFor.includes(t));
         if (!keep) return;
         const raw = s.slice(vs, ve);
-        const allowed = kind === KeyKind.Allow;
-        // The usual value is ASCII without '%': its text and its pattern are the value itself.
-        const plain = isAscii(raw);
-        const rule = `${allowed ? 'Allow' : 'Disallow'}: ${plain ? raw : binaryToText(raw)}`;
-        // Reading a char flattens the concatenation, so the rule text stops pinning the whole body.
-        rule.charCodeAt(0);
-        const pattern = plain && raw.indexOf('%') < 0 ? raw : escapePattern(raw);
-        current.rules.push({ info: { allowed, line, rule }, pattern });
+        const pattern = plainBody || (isAscii(raw) && raw.indexOf('%') < 0) ? raw : escapePattern(raw);
+        current.rules.push(new GroupRule(kind === KeyKind.Allow, line, raw, pattern));
         return;
       }
       case KeyKind.Sitemap: {
-        if (ve > vs) sitemaps.push(binaryToText(s.slice(vs, ve)));
+        if (ve > vs) sitemaps.push(text(vs, ve));
         return;
       }
       default: {
-        const key = binaryToText(s.slice(ks, ke));
-        const value = binaryToText(s.slice(vs, ve));
+        const key = text(ks, ke);
+        const value = text(vs, ve);
         records.push({ line, key, value });
         if (current !== undefined && current.crawlDelay === undefined && isCrawlDelayKey(key)) {
           current.crawlDelay = parseCrawlDelay(value);

@@ -32,13 +32,13 @@ export function orderRules(rules: readonly GroupRule[]): OrderedRules {
   let emptyDisallow: RuleInfo | undefined;
   for (const r of rules) {
     if (r.pattern.length === 0) {
-      if (r.info.allowed) emptyAllow ??= r.info;
+      if (r.allowed) emptyAllow ??= r.info;
       else emptyDisallow ??= r.info;
       continue;
     }
     patterns.push(r.pattern);
     infos.push(r.info);
-    if (r.info.allowed) {
+    if (r.allowed) {
       const slash = r.pattern.lastIndexOf('/');
       if (slash >= 0 && r.pattern.startsWith('/index.htm', slash)) {
         patterns.push(`${r.pattern.slice(0, slash + 1)}$`);

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { GroupRule } from '../../src/core/parse.js';
+import { GroupRule } from '../../src/core/parse.js';
 import { matchPattern } from '../../src/core/pattern.js';
 import { decideIn, RuleIndex } from '../../src/core/rule-index.js';
 import { orderRules } from '../../src/core/rule-order.js';
 
 function rule(allowed: boolean, pattern: string, line: number): GroupRule {
-  return { pattern, info: { allowed, line, rule: `${allowed ? 'Allow' : 'Disallow'}: ${pattern}` } };
+  return new GroupRule(allowed, line, pattern, pattern);
 }
 
 /** First pattern in decision order that matches: what the index must find without scanning. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupRule } from '../../src/core/parse.js';
+import { GroupRule } from '../../src/core/parse.js';
 import { orderRules } from '../../src/core/rule-order.js';
 
 function rule(allowed: boolean, pattern: string, line: number): GroupRule {
-  return { pattern, info: { allowed, line, rule: `${allowed ? 'Allow' : 'Disallow'}: ${pattern}` } };
+  return new GroupRule(allowed, line, pattern, pattern);
 }
 
 describe('orderRules', () => {

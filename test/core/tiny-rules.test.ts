@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CompiledRuleSet, compiledRules } from '../../src/core/compile.js';
-import type { GroupRule } from '../../src/core/parse.js';
+import { GroupRule } from '../../src/core/parse.js';
 import { matchPattern } from '../../src/core/pattern.js';
 import { orderRules } from '../../src/core/rule-order.js';
 import { TINY_MAX, tinyHit, tinySlots } from '../../src/core/tiny-rules.js';
 
 function rule(allowed: boolean, pattern: string, line: number): GroupRule {
-  return { pattern, info: { allowed, line, rule: `${allowed ? 'Allow' : 'Disallow'}: ${pattern}` } };
+  return new GroupRule(allowed, line, pattern, pattern);
 }
 
 /** Hit test of one slot on a whole path (the second char is what the compiled set passes). */
