@@ -7,9 +7,22 @@ const CHUNK = 8192;
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** True when every code unit is below 0x80. */
+/** Node's Buffer counts UTF-8 bytes natively (SIMD); detected on the global, so the core imports nothing. */
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(s: string, encoding: 'utf8'): number } }).Buffer;
+/** Below this length a regex test costs less than a native call. */
+const SHORT_TEXT = 64;
+/** Longest text checked through the scratch buffer (which then stays that large). */
+const SCRATCH_MAX = 1 << 16;
+const scratchBytes = { buffer: new Uint8Array(0) };
+
+/** True when every code unit is below 0x80 (then, and only then, the UTF-8 length is the length). */
 export function isAscii(s: string): boolean {
-  return !NON_ASCII.test(s);
+  if (s.length < SHORT_TEXT || (nodeBuffer === undefined && s.length > SCRATCH_MAX)) return !NON_ASCII.test(s);
+  if (nodeBuffer !== undefined) return nodeBuffer.byteLength(s, 'utf8') === s.length;
+  // encodeInto stops when the buffer is full, and writes more bytes than it reads past any non-ASCII char.
+  if (scratchBytes.buffer.length < s.length) scratchBytes.buffer = new Uint8Array(s.length);
+  const { read, written } = encoder.encodeInto(s, scratchBytes.buffer);
+  return read === s.length && written === s.length;
 }
 
 const NON_LATIN1 = /[^\x00-\xff]/;

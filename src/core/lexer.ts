@@ -50,12 +50,17 @@ function hasAnyPrefixAt(s: string, start: number, end: number, prefixes: readonl
  * included. Compares chars in place: a key is classified on every line, so no slice is made.
  */
 export function classifyKeyAt(s: string, start: number, end: number): KeyKind {
+  // The usual spellings first: one native compare each.
+  const length = end - start;
   switch (lowerAt(s, start)) {
     case 117: // u
+      if (length >= 10 && s.startsWith('User-agent', start)) return KeyKind.UserAgent;
       return hasAnyPrefixAt(s, start, end, USER_AGENT_PREFIXES) ? KeyKind.UserAgent : KeyKind.Unknown;
     case 97: // a
+      if (length >= 5 && s.startsWith('Allow', start)) return KeyKind.Allow;
       return hasPrefixAt(s, start, end, 'allow') ? KeyKind.Allow : KeyKind.Unknown;
     case 100: // d
+      if (length >= 8 && s.startsWith('Disallow', start)) return KeyKind.Disallow;
       return hasAnyPrefixAt(s, start, end, DISALLOW_PREFIXES) ? KeyKind.Disallow : KeyKind.Unknown;
     case 115: // s
       return hasAnyPrefixAt(s, start, end, SITEMAP_PREFIXES) ? KeyKind.Sitemap : KeyKind.Unknown;

@@ -1,7 +1,7 @@
 // parseRobotsTxt: the public entry point, and the RobotsTxt object it returns.
 
 import { agentKey, asciiLower, normalizeAgent } from './agent.js';
-import { toBinary } from './bytes.js';
+import { isAscii, toBinary } from './bytes.js';
 import { CompiledRuleSet, compiledRules, rulesOf, selectGroups } from './compile.js';
 import { DirectRules } from './direct-rules.js';
 import { type Group, type ParsedRobots, parseBinary } from './parse.js';
@@ -110,7 +110,13 @@ class Robots implements RobotsTxt {
  * reference parser does. Total: never throws, linear in the input's length.
  */
 export function parseRobotsTxt(body: string | Uint8Array): RobotsTxt {
-  return new Robots(parseBinary(toBinary(body)));
+  return new Robots(parseBody(body));
+}
+
+/** A body parsed as its bytes; an ASCII string is its own binary string, tested once. */
+function parseBody(body: string | Uint8Array, onlyFor?: readonly string[]): ParsedRobots {
+  if (typeof body === 'string' && isAscii(body)) return parseBinary(body, onlyFor, true);
+  return parseBinary(toBinary(body), onlyFor);
 }
 
 /**
@@ -118,6 +124,6 @@ export function parseRobotsTxt(body: string | Uint8Array): RobotsTxt {
  * none of them can select (groups of other crawlers): what a pipeline that judges a few agents needs.
  */
 export function compileRobotsTxt(body: string | Uint8Array, agents: readonly string[]): CompiledRules[] {
-  const robots = new Robots(parseBinary(toBinary(body), agents.map(agentKey)));
+  const robots = new Robots(parseBody(body, agents.map(agentKey)));
   return agents.map((a) => robots.compile(a));
 }

@@ -43,6 +43,17 @@ describe('binaryToText', () => {
     expect(isAscii('\x00\x7f')).toBe(true);
     expect(isAscii('a\x80')).toBe(false);
   });
+
+  it('isAscii is exact on long texts too, whatever the non-ASCII unit and where it is', () => {
+    const long = 'Disallow: /a\n'.repeat(40);
+    expect(isAscii(long)).toBe(true);
+    expect(isAscii(`${long}\x7f`)).toBe(true);
+    for (const odd of ['\x80', '\xff', '\u0100', '\u20ac', '\ud83d', '\ude00', '\ud83d\ude00']) {
+      expect(isAscii(`${odd}${long}`)).toBe(false);
+      expect(isAscii(`${long.slice(0, 100)}${odd}${long.slice(100)}`)).toBe(false);
+      expect(isAscii(`${long}${odd}`)).toBe(false);
+    }
+  });
 });
 
 /** Slices of `count` distinct 512 KiB strings (each slice long enough to be a V8 sliced string). */
