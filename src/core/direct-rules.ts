@@ -24,28 +24,37 @@ function splitMatches(p: SplitPattern, s: string, start: number, end: number): b
   return matchWildcardTail(s, start + prefix.length, end, p.segments, p.anchored);
 }
 
-/** A rule's pattern as the direct scan reads it: split on first use, once per rule. */
-interface Scanned {
-  readonly rule: GroupRule;
-  /** Undefined until the rule is first tried beyond its first char. */
-  split: SplitPattern | undefined;
-  /**
-   * Google-specific (HandleAllow): an Allow whose last '/' starts "/index.htm" also allows the pattern
-   * cut after that '/' plus '$'. Undefined until first needed; null when the rule has none.
-   */
-  indexPage: SplitPattern | null | undefined;
-}
-
 function indexPageOf(rule: GroupRule): SplitPattern | null {
-  if (!rule.allowed) return null;
   const p = rule.pattern;
   const slash = p.lastIndexOf('/');
-  return slash >= 0 && p.startsWith('/index.htm', slash) ? splitPattern(`${p.slice(0, slash + 1)}$`) : null;
+  return rule.allowed && slash >= 0 && p.startsWith('/index.htm', slash)
+    ? splitPattern(`${p.slice(0, slash + 1)}$`)
+    : null;
 }
 
 /** Length of the index.htm pattern of a rule (its priority): the pattern up to its last '/', plus '$'. */
 function indexPageLength(rule: GroupRule): number {
   return rule.pattern.lastIndexOf('/') + 2;
+}
+
+/** A gate char that lets any path char through: `*`, an anchoring `$`, or no char to compare. */
+const ANY_CHAR = 0xff;
+/** What a path too short to have a second char compares as: equal to no gate char. */
+const NO_CHAR = 0x100;
+
+/**
+ * The gate of a pattern: its first and second chars when literal (escaped patterns are ASCII), else
+ * ANY_CHAR. A path whose first two chars differ from a literal one cannot match. An Allow with an
+ * index.htm pattern gates on its first char only (`/$` has no literal second char).
+ */
+function gateOf(rule: GroupRule): number {
+  const p = rule.pattern;
+  const c0 = p.charCodeAt(0);
+  if (c0 === 42 || (c0 === 36 && p.length === 1)) return ANY_CHAR | (ANY_CHAR << 8);
+  const c1 = p.length >= 2 ? p.charCodeAt(1) : -1;
+  const any1 =
+    c1 < 0 || c1 === 42 || (c1 === 36 && p.length === 2) || (rule.allowed && indexPageOf(rule) !== null);
+  return c0 | ((any1 ? ANY_CHAR : c1) << 8);
 }
 
 /**
@@ -55,7 +64,13 @@ function indexPageLength(rule: GroupRule): number {
  * compiled one, rule for rule.
  */
 export class DirectRules {
-  private readonly scanned: Scanned[];
+  private readonly rules: GroupRule[];
+  /** Per rule: pattern length × 2 + 1 if Allow, then its gate (see gateOf): the scan reads no rule object. */
+  private readonly packed: Int32Array;
+  /** Per rule, its pattern split on first use (most rules never get past their gate). */
+  private readonly splits: (SplitPattern | undefined)[];
+  /** Per Allow rule, its index.htm pattern once needed; null when it has none. */
+  private readonly indexPages: (SplitPattern | null | undefined)[];
   /** The empty-pattern rule that decides when no pattern matches (allowing), or undefined. */
   private readonly fallback: GroupRule | undefined;
   private fallbackDecision: Decision | undefined;
@@ -66,21 +81,31 @@ export class DirectRules {
   work = 0;
 
   constructor(rules: readonly GroupRule[]) {
-    const scanned: Scanned[] = [];
+    const kept: GroupRule[] = [];
     let emptyAllow: GroupRule | undefined;
     let emptyDisallow: GroupRule | undefined;
     for (const rule of rules) {
-      if (rule.pattern.length > 0) scanned.push({ rule, split: undefined, indexPage: undefined });
+      if (rule.pattern.length > 0) kept.push(rule);
       else if (rule.allowed) emptyAllow ??= rule;
       else emptyDisallow ??= rule;
     }
-    this.scanned = scanned;
+    const n = kept.length;
+    const packed = new Int32Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      const rule = kept[i]!;
+      packed[2 * i] = rule.pattern.length * 2 + (rule.allowed ? 1 : 0);
+      packed[2 * i + 1] = gateOf(rule);
+    }
+    this.rules = kept;
+    this.packed = packed;
+    this.splits = new Array(n);
+    this.indexPages = new Array(n);
     this.fallback = emptyAllow ?? emptyDisallow;
   }
 
   /** How many rules a check scans. */
   get size(): number {
-    return this.scanned.length;
+    return this.rules.length;
   }
 
   /**
@@ -88,58 +113,61 @@ export class DirectRules {
    * no rule decides.
    */
   private decideSpan(s: string, start: number, end: number): GroupRule | undefined {
-    const scanned = this.scanned;
-    let best: GroupRule | undefined;
-    let bestLength = 0;
-    const c0 = end > start ? s.charCodeAt(start) : -1;
-    for (let i = 0; i < scanned.length; i++) {
-      const entry = scanned[i]!;
-      const rule = entry.rule;
-      const pattern = rule.pattern;
-      const length = pattern.length;
-      // Only a longer pattern, or an equally long Allow over a Disallow, outranks the best so far; the
-      // index.htm pattern is always shorter than its rule's.
-      if (
-        best !== undefined &&
-        (length < bestLength || (length === bestLength && (best.allowed || !rule.allowed)))
-      ) {
+    const packed = this.packed;
+    const n = this.rules.length;
+    let best = -1;
+    // The best so far as length × 2 + 1 if Allow: a rule outranks it only with a greater key (longer,
+    // or as long and an Allow over a Disallow); on equal keys the earlier rule stays.
+    let bestKey = -1;
+    const p0 = end > start ? s.charCodeAt(start) : NO_CHAR;
+    const p1 = end - start > 1 ? s.charCodeAt(start + 1) : NO_CHAR;
+    for (let i = 0; i < n; i++) {
+      const key = packed[2 * i]!;
+      // The index.htm pattern is always shorter than its rule's: if the rule cannot outrank, neither can it.
+      if (key <= bestKey) continue;
+      const gate = packed[2 * i + 1]!;
+      const g0 = gate & 0xff;
+      const g1 = gate >> 8;
+      if ((g0 !== ANY_CHAR && g0 !== p0) || (g1 !== ANY_CHAR && g1 !== p1)) continue;
+      const rule = this.rules[i]!;
+      let split = this.splits[i];
+      if (split === undefined) {
+        split = splitPattern(rule.pattern);
+        this.splits[i] = split;
+      }
+      if (splitMatches(split, s, start, end)) {
+        best = i;
+        bestKey = key;
         continue;
       }
-      const first = pattern.charCodeAt(0);
-      // A pattern whose first char is a literal other than the path's cannot match (nor its index.htm form).
-      if (first !== c0 && first !== 42 && !(first === 36 && length === 1)) continue;
-      entry.split ??= splitPattern(pattern);
-      if (splitMatches(entry.split, s, start, end)) {
-        best = rule;
-        bestLength = length;
-        continue;
+      if ((key & 1) === 0) continue;
+      let page = this.indexPages[i];
+      if (page === undefined) {
+        page = indexPageOf(rule);
+        this.indexPages[i] = page;
       }
-      if (!rule.allowed) continue;
-      if (entry.indexPage === undefined) entry.indexPage = indexPageOf(rule);
-      const page = entry.indexPage;
       if (page === null) continue;
-      const pageLength = indexPageLength(rule);
-      if (best !== undefined && (pageLength < bestLength || (pageLength === bestLength && best.allowed)))
-        continue;
-      if (splitMatches(page, s, start, end)) {
-        best = rule;
-        bestLength = pageLength;
+      const pageKey = indexPageLength(rule) * 2 + 1;
+      if (pageKey > bestKey && splitMatches(page, s, start, end)) {
+        best = i;
+        bestKey = pageKey;
       }
     }
-    this.work += scanned.length + CHECK_OVERHEAD;
-    if (best !== undefined) {
+    this.work += n + CHECK_OVERHEAD;
+    if (best >= 0) {
+      const rule = this.rules[best]!;
       // RFC 9309 §2.2.2: /robots.txt itself is never disallowed.
-      if (!best.allowed && end - start === ROBOTS_TXT_PATH.length && s.startsWith(ROBOTS_TXT_PATH, start)) {
+      if (!rule.allowed && end - start === ROBOTS_TXT_PATH.length && s.startsWith(ROBOTS_TXT_PATH, start)) {
         return undefined;
       }
-      return best;
+      return rule;
     }
     return this.fallback;
   }
 
   /** Accepts an absolute URL or a path, as CompiledRules.check does, and decides the same. */
   check(url: string): Decision {
-    if (this.scanned.length === 0) {
+    if (this.rules.length === 0) {
       // Nothing to scan: a direct check costs what a compiled one does.
       return this.fallback === undefined ? IMPLICIT : this.fallbackOf(this.fallback);
     }
