@@ -17,7 +17,8 @@ const scratchBytes = { buffer: new Uint8Array(0) };
 
 /** True when every code unit is below 0x80 (then, and only then, the UTF-8 length is the length). */
 export function isAscii(s: string): boolean {
-  if (s.length < SHORT_TEXT || (nodeBuffer === undefined && s.length > SCRATCH_MAX)) return !NON_ASCII.test(s);
+  if (s.length < SHORT_TEXT || (nodeBuffer === undefined && s.length > SCRATCH_MAX))
+    return !NON_ASCII.test(s);
   if (nodeBuffer !== undefined) return nodeBuffer.byteLength(s, 'utf8') === s.length;
   // encodeInto stops when the buffer is full, and writes more bytes than it reads past any non-ASCII char.
   if (scratchBytes.buffer.length < s.length) scratchBytes.buffer = new Uint8Array(s.length);

@@ -2,7 +2,7 @@
 // and cheaper than compiling for the first checks of a freshly parsed robots.txt.
 
 import { ROBOTS_TXT_PATH } from './compile.js';
-import type { GroupRule } from './parse.js';
+import type { Group, GroupRule } from './group.js';
 import { matchWildcardTail, PatternKind, type SplitPattern, splitPattern } from './pattern.js';
 import type { Decision } from './types.js';
 import { locatePath, type PathSpan, pathFromUrl, SPAN_IN_PLACE } from './url-path.js';
@@ -24,17 +24,11 @@ function splitMatches(p: SplitPattern, s: string, start: number, end: number): b
   return matchWildcardTail(s, start + prefix.length, end, p.segments, p.anchored);
 }
 
-function indexPageOf(rule: GroupRule): SplitPattern | null {
-  const p = rule.pattern;
-  const slash = p.lastIndexOf('/');
-  return rule.allowed && slash >= 0 && p.startsWith('/index.htm', slash)
-    ? splitPattern(`${p.slice(0, slash + 1)}$`)
+function indexPageOf(pattern: string): SplitPattern | null {
+  const slash = pattern.lastIndexOf('/');
+  return slash >= 0 && pattern.startsWith('/index.htm', slash)
+    ? splitPattern(`${pattern.slice(0, slash + 1)}$`)
     : null;
-}
-
-/** Length of the index.htm pattern of a rule (its priority): the pattern up to its last '/', plus '$'. */
-function indexPageLength(rule: GroupRule): number {
-  return rule.pattern.lastIndexOf('/') + 2;
 }
 
 /** A gate char that lets any path char through: `*`, an anchoring `$`, or no char to compare. */
@@ -43,17 +37,20 @@ const ANY_CHAR = 0xff;
 const NO_CHAR = 0x100;
 
 /**
- * The gate of a pattern: its first and second chars when literal (escaped patterns are ASCII), else
- * ANY_CHAR. A path whose first two chars differ from a literal one cannot match. An Allow with an
- * index.htm pattern gates on its first char only (`/$` has no literal second char).
+ * The gate of the pattern `p[from, to)`: its first and second chars when literal (escaped patterns are
+ * ASCII), else ANY_CHAR. A path whose first two chars differ from a literal one cannot match. An Allow
+ * with an index.htm pattern gates on its first char only (`/$` has no literal second char).
  */
-function gateOf(rule: GroupRule): number {
-  const p = rule.pattern;
-  const c0 = p.charCodeAt(0);
-  if (c0 === 42 || (c0 === 36 && p.length === 1)) return ANY_CHAR | (ANY_CHAR << 8);
-  const c1 = p.length >= 2 ? p.charCodeAt(1) : -1;
-  const any1 =
-    c1 < 0 || c1 === 42 || (c1 === 36 && p.length === 2) || (rule.allowed && indexPageOf(rule) !== null);
+function gateOf(p: string, from: number, to: number, allowed: boolean): number {
+  const length = to - from;
+  const c0 = p.charCodeAt(from);
+  if (c0 === 42 || (c0 === 36 && length === 1)) return ANY_CHAR | (ANY_CHAR << 8);
+  const c1 = length >= 2 ? p.charCodeAt(from + 1) : -1;
+  let any1 = c1 < 0 || c1 === 42 || (c1 === 36 && length === 2);
+  if (!any1 && allowed) {
+    const slash = p.lastIndexOf('/', to - 1);
+    any1 = slash >= from && to - slash >= 10 && p.startsWith('/index.htm', slash);
+  }
   return c0 | ((any1 ? ANY_CHAR : c1) << 8);
 }
 
@@ -61,12 +58,17 @@ function gateOf(rule: GroupRule): number {
  * One agent's selected rules (file order), decided by one scan per path. The scan keeps the rule that
  * the compiled decision order (rule-order.ts) would put first among those that match: the longest
  * pattern; on equal length an Allow over a Disallow, else the earlier one. So the decision is the
- * compiled one, rule for rule.
+ * compiled one, rule for rule. Rules are read from their groups' packed offsets; a rule becomes an
+ * object only when a path gets past its gate.
  */
 export class DirectRules {
-  private readonly rules: GroupRule[];
-  /** Per rule: pattern length × 2 + 1 if Allow, then its gate (see gateOf): the scan reads no rule object. */
+  private readonly groups: readonly Group[];
+  /**
+   * Per rule with a pattern: pattern length × 2 + 1 if Allow, its gate (see gateOf), its group's index
+   * and its index in the group. The scan reads no rule object.
+   */
   private readonly packed: Int32Array;
+  private readonly count: number;
   /** Per rule, its pattern split on first use (most rules never get past their gate). */
   private readonly splits: (SplitPattern | undefined)[];
   /** Per Allow rule, its index.htm pattern once needed; null when it has none. */
@@ -80,24 +82,43 @@ export class DirectRules {
    */
   work = 0;
 
-  constructor(rules: readonly GroupRule[]) {
-    const kept: GroupRule[] = [];
+  constructor(groups: readonly Group[]) {
+    let total = 0;
+    for (const g of groups) total += g.ruleCount;
+    const packed = new Int32Array(4 * total);
+    let n = 0;
     let emptyAllow: GroupRule | undefined;
     let emptyDisallow: GroupRule | undefined;
-    for (const rule of rules) {
-      if (rule.pattern.length > 0) kept.push(rule);
-      else if (rule.allowed) emptyAllow ??= rule;
-      else emptyDisallow ??= rule;
+    for (let gi = 0; gi < groups.length; gi++) {
+      const g = groups[gi]!;
+      for (let k = 0; k < g.ruleCount; k++) {
+        const allowed = g.allowedAt(k);
+        // Escaping leaves an empty value empty and a non-empty one non-empty.
+        if (g.valueStart(k) === g.valueEnd(k)) {
+          if (allowed) emptyAllow ??= g.ruleAt(k);
+          else emptyDisallow ??= g.ruleAt(k);
+          continue;
+        }
+        let length: number;
+        let gate: number;
+        if (g.plain) {
+          length = g.valueEnd(k) - g.valueStart(k);
+          gate = gateOf(g.body, g.valueStart(k), g.valueEnd(k), allowed);
+        } else {
+          const pattern = g.ruleAt(k).pattern;
+          length = pattern.length;
+          gate = gateOf(pattern, 0, length, allowed);
+        }
+        packed[4 * n] = length * 2 + (allowed ? 1 : 0);
+        packed[4 * n + 1] = gate;
+        packed[4 * n + 2] = gi;
+        packed[4 * n + 3] = k;
+        n++;
+      }
     }
-    const n = kept.length;
-    const packed = new Int32Array(2 * n);
-    for (let i = 0; i < n; i++) {
-      const rule = kept[i]!;
-      packed[2 * i] = rule.pattern.length * 2 + (rule.allowed ? 1 : 0);
-      packed[2 * i + 1] = gateOf(rule);
-    }
-    this.rules = kept;
+    this.groups = groups;
     this.packed = packed;
+    this.count = n;
     this.splits = new Array(n);
     this.indexPages = new Array(n);
     this.fallback = emptyAllow ?? emptyDisallow;
@@ -105,7 +126,7 @@ export class DirectRules {
 
   /** How many rules a check scans. */
   get size(): number {
-    return this.rules.length;
+    return this.count;
   }
 
   /**
@@ -114,7 +135,7 @@ export class DirectRules {
    */
   private decideSpan(s: string, start: number, end: number): GroupRule | undefined {
     const packed = this.packed;
-    const n = this.rules.length;
+    const n = this.count;
     let best = -1;
     // The best so far as length × 2 + 1 if Allow: a rule outranks it only with a greater key (longer,
     // or as long and an Allow over a Disallow); on equal keys the earlier rule stays.
@@ -122,14 +143,14 @@ export class DirectRules {
     const p0 = end > start ? s.charCodeAt(start) : NO_CHAR;
     const p1 = end - start > 1 ? s.charCodeAt(start + 1) : NO_CHAR;
     for (let i = 0; i < n; i++) {
-      const key = packed[2 * i]!;
+      const key = packed[4 * i]!;
       // The index.htm pattern is always shorter than its rule's: if the rule cannot outrank, neither can it.
       if (key <= bestKey) continue;
-      const gate = packed[2 * i + 1]!;
+      const gate = packed[4 * i + 1]!;
       const g0 = gate & 0xff;
       const g1 = gate >> 8;
       if ((g0 !== ANY_CHAR && g0 !== p0) || (g1 !== ANY_CHAR && g1 !== p1)) continue;
-      const rule = this.rules[i]!;
+      const rule = this.ruleOf(i);
       let split = this.splits[i];
       if (split === undefined) {
         split = splitPattern(rule.pattern);
@@ -143,11 +164,11 @@ export class DirectRules {
       if ((key & 1) === 0) continue;
       let page = this.indexPages[i];
       if (page === undefined) {
-        page = indexPageOf(rule);
+        page = indexPageOf(rule.pattern);
         this.indexPages[i] = page;
       }
       if (page === null) continue;
-      const pageKey = indexPageLength(rule) * 2 + 1;
+      const pageKey = (rule.pattern.lastIndexOf('/') + 2) * 2 + 1;
       if (pageKey > bestKey && splitMatches(page, s, start, end)) {
         best = i;
         bestKey = pageKey;
@@ -155,7 +176,7 @@ export class DirectRules {
     }
     this.work += n + CHECK_OVERHEAD;
     if (best >= 0) {
-      const rule = this.rules[best]!;
+      const rule = this.ruleOf(best);
       // RFC 9309 §2.2.2: /robots.txt itself is never disallowed.
       if (!rule.allowed && end - start === ROBOTS_TXT_PATH.length && s.startsWith(ROBOTS_TXT_PATH, start)) {
         return undefined;
@@ -165,9 +186,14 @@ export class DirectRules {
     return this.fallback;
   }
 
+  /** The scanned rule `i` as an object. */
+  private ruleOf(i: number): GroupRule {
+    return this.groups[this.packed[4 * i + 2]!]!.ruleAt(this.packed[4 * i + 3]!);
+  }
+
   /** Accepts an absolute URL or a path, as CompiledRules.check does, and decides the same. */
   check(url: string): Decision {
-    if (this.rules.length === 0) {
+    if (this.count === 0) {
       // Nothing to scan: a direct check costs what a compiled one does.
       return this.fallback === undefined ? IMPLICIT : this.fallbackOf(this.fallback);
     }

@@ -3,68 +3,11 @@
 
 import { extractProductToken, isGlobalAgent } from './agent.js';
 import { binaryToText, isAscii } from './bytes.js';
-import { escapePattern } from './escape.js';
+import { Group } from './group.js';
 import { KeyKind, lexRobots } from './lexer.js';
-import type { Decision, RobotsRecord, RuleInfo } from './types.js';
+import type { RobotsRecord } from './types.js';
 
-/**
- * One Allow/Disallow line of a group. Its text (`info.rule`) is made on first use: most rules of a parsed
- * file are never reported, so parsing keeps only the value.
- */
-export class GroupRule {
-  readonly allowed: boolean;
-  readonly line: number;
-  /** The value escaped the reference's way (pure ASCII): what is matched. */
-  readonly pattern: string;
-  /** The value as a binary string (one char per byte). */
-  private readonly value: string;
-  private made: RuleInfo | undefined;
-  private decided: Decision | undefined;
-
-  constructor(allowed: boolean, line: number, value: string, pattern: string) {
-    this.allowed = allowed;
-    this.line = line;
-    this.value = value;
-    this.pattern = pattern;
-    this.made = undefined;
-    this.decided = undefined;
-  }
-
-  /** The Decision this rule gives when it decides by its own pattern. */
-  get decision(): Decision {
-    if (this.decided === undefined) {
-      const { allowed, line, rule } = this.info;
-      this.decided = Object.freeze({
-        allowed,
-        verdict: allowed ? 'allowed_explicit' : 'disallowed_explicit',
-        line,
-        rule,
-      });
-    }
-    return this.decided;
-  }
-
-  get info(): RuleInfo {
-    if (this.made === undefined) {
-      const rule = `${this.allowed ? 'Allow' : 'Disallow'}: ${binaryToText(this.value)}`;
-      // Reading a char flattens the concatenation, so the rule text stops pinning the whole body.
-      rule.charCodeAt(0);
-      this.made = { allowed: this.allowed, line: this.line, rule };
-    }
-    return this.made;
-  }
-}
-
-/** A run of user-agent lines and the rules after it, up to the next user-agent line after a rule. */
-export interface Group {
-  /** Product tokens of the group's user-agent lines, ASCII lower-cased (`*` lines are not listed). */
-  readonly tokens: string[];
-  /** Some user-agent line of the group names every crawler (`*`). */
-  global: boolean;
-  readonly rules: GroupRule[];
-  /** The group's first valid Crawl-delay, in seconds. */
-  crawlDelay: number | undefined;
-}
+export { Group, GroupRule } from './group.js';
 
 export interface ParsedRobots {
   readonly groups: Group[];
@@ -109,7 +52,7 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
     switch (kind) {
       case KeyKind.UserAgent: {
         if (current === undefined || seenSeparator) {
-          current = { tokens: [], global: false, rules: [], crawlDelay: undefined };
+          current = new Group(s, plainBody);
           groups.push(current);
           seenSeparator = false;
           keep = undefined;
@@ -127,9 +70,7 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
         // A group's user-agent lines all come before its first rule: decide once per group.
         keep ??= onlyFor === undefined || current.global || current.tokens.some((t) => onlyFor.includes(t));
         if (!keep) return;
-        const raw = s.slice(vs, ve);
-        const pattern = plainBody || (isAscii(raw) && raw.indexOf('%') < 0) ? raw : escapePattern(raw);
-        current.rules.push(new GroupRule(kind === KeyKind.Allow, line, raw, pattern));
+        current.addRule(kind === KeyKind.Allow, line, vs, ve);
         return;
       }
       case KeyKind.Sitemap: {

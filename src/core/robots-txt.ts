@@ -91,7 +91,7 @@ class Robots implements RobotsTxt {
     if (state.compiled !== undefined) return state.compiled.check(url);
     let direct = state.direct;
     if (direct === undefined) {
-      direct = new DirectRules(rulesOf(selectGroups(this.groups, asciiLower(state.token)).groups));
+      direct = new DirectRules(selectGroups(this.groups, asciiLower(state.token)).groups);
       state.direct = direct;
     }
     if (direct.work < COMPILE_WORK_BASE + COMPILE_WORK_PER_RULE * direct.size) return direct.check(url);

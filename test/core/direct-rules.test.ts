@@ -4,14 +4,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toBinary } from '../../src/core/bytes.js';
-import { rulesOf, selectGroups } from '../../src/core/compile.js';
+import { selectGroups } from '../../src/core/compile.js';
 import { DirectRules } from '../../src/core/direct-rules.js';
 import { parseRobotsTxt } from '../../src/core/index.js';
 import { parseBinary } from '../../src/core/parse.js';
 import { agentArb, robotsAndPathsArb } from '../helpers/robots-arbitraries.js';
 
 const direct = (body: string, agentKey: string): DirectRules =>
-  new DirectRules(rulesOf(selectGroups(parseBinary(toBinary(body)).groups, agentKey).groups));
+  new DirectRules(selectGroups(parseBinary(toBinary(body)).groups, agentKey).groups);
 
 const urlPrefix = fc.constantFrom('', 'https://example.com', 'http://h:8080', '//h', 'h', 'https://h?');
 const urlSuffix = fc.constantFrom('', '#frag', '#', '?x#y', '\u0000z');
