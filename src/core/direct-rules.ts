@@ -24,34 +24,63 @@ function splitMatches(p: SplitPattern, s: string, start: number, end: number): b
   return matchWildcardTail(s, start + prefix.length, end, p.segments, p.anchored);
 }
 
-function indexPageOf(pattern: string): SplitPattern | null {
-  const slash = pattern.lastIndexOf('/');
-  return slash >= 0 && pattern.startsWith('/index.htm', slash)
-    ? splitPattern(`${pattern.slice(0, slash + 1)}$`)
-    : null;
-}
+/** Ints per rule in DirectRules.packed. */
+const STRIDE = 5;
 
-/** A gate char that lets any path char through: `*`, an anchoring `$`, or no char to compare. */
-const ANY_CHAR = 0xff;
-/** What a path too short to have a second char compares as: equal to no gate char. */
-const NO_CHAR = 0x100;
+/** Chars of a pattern's literal start the gate compares (one byte each in an int). */
+const GATE_CHARS = 4;
+/** What a path char that is not ASCII, or past the path's end, compares as: no literal equals it. */
+const NOT_LITERAL = 0xfe;
 
 /**
- * The gate of the pattern `p[from, to)`: its first and second chars when literal (escaped patterns are
- * ASCII), else ANY_CHAR. A path whose first two chars differ from a literal one cannot match. An Allow
- * with an index.htm pattern gates on its first char only (`/$` has no literal second char).
+ * The gate of the pattern `p[from, to)`: its first GATE_CHARS chars (one per byte) as far as they are
+ * literal, and the mask of those bytes. Escaped patterns are ASCII, so a path whose first chars differ
+ * from a literal one cannot match. Literal means before any `*` and a final `$`; for an Allow with an
+ * index.htm pattern, also up to its last '/' only (that pattern is cut after it).
  */
-function gateOf(p: string, from: number, to: number, allowed: boolean): number {
-  const length = to - from;
-  const c0 = p.charCodeAt(from);
-  if (c0 === 42 || (c0 === 36 && length === 1)) return ANY_CHAR | (ANY_CHAR << 8);
-  const c1 = length >= 2 ? p.charCodeAt(from + 1) : -1;
-  let any1 = c1 < 0 || c1 === 42 || (c1 === 36 && length === 2);
-  if (!any1 && allowed) {
-    const slash = p.lastIndexOf('/', to - 1);
-    any1 = slash >= from && to - slash >= 10 && p.startsWith('/index.htm', slash);
+function gateOf(p: string, from: number, to: number, allowed: boolean, out: Int32Array, at: number): void {
+  let literal = to - from;
+  if (p.charCodeAt(to - 1) === 36) literal--;
+  if (allowed) {
+    // The last '/' of the value, looked for within it only (p may be the whole body).
+    let slash = to - 1;
+    while (slash >= from && p.charCodeAt(slash) !== 47) slash--;
+    if (slash >= from && to - slash >= 10 && p.startsWith('/index.htm', slash)) {
+      literal = Math.min(literal, slash + 1 - from);
+    }
   }
-  return c0 | ((any1 ? ANY_CHAR : c1) << 8);
+  let chars = 0;
+  let mask = 0;
+  for (let j = 0; j < GATE_CHARS && j < literal; j++) {
+    const c = p.charCodeAt(from + j);
+    if (c === 42) break;
+    chars |= c << (8 * j);
+    mask |= 0xff << (8 * j);
+  }
+  out[at] = chars;
+  out[at + 1] = mask;
+}
+
+/** The first GATE_CHARS chars of the path `s[start, end)` as gateOf packs them. */
+function pathGate(s: string, start: number, end: number): number {
+  let chars = 0;
+  for (let j = 0; j < GATE_CHARS; j++) {
+    const c = start + j < end ? s.charCodeAt(start + j) : NOT_LITERAL;
+    chars |= (c < 0x80 ? c : NOT_LITERAL) << (8 * j);
+  }
+  return chars;
+}
+
+/** A rule's index.htm pattern and its rank key. */
+interface IndexPage {
+  readonly split: SplitPattern;
+  readonly key: number;
+}
+
+function indexPageOf(pattern: string): IndexPage | null {
+  const slash = pattern.lastIndexOf('/');
+  if (slash < 0 || !pattern.startsWith('/index.htm', slash)) return null;
+  return { split: splitPattern(`${pattern.slice(0, slash + 1)}$`), key: (slash + 2) * 2 + 1 };
 }
 
 /**
@@ -64,15 +93,15 @@ function gateOf(p: string, from: number, to: number, allowed: boolean): number {
 export class DirectRules {
   private readonly groups: readonly Group[];
   /**
-   * Per rule with a pattern: pattern length × 2 + 1 if Allow, its gate (see gateOf), its group's index
-   * and its index in the group. The scan reads no rule object.
+   * Per rule with a pattern: pattern length × 2 + 1 if Allow, its gate chars and mask (see gateOf), its
+   * group's index and its index in the group. The scan reads no rule object.
    */
   private readonly packed: Int32Array;
   private readonly count: number;
   /** Per rule, its pattern split on first use (most rules never get past their gate). */
   private readonly splits: (SplitPattern | undefined)[];
   /** Per Allow rule, its index.htm pattern once needed; null when it has none. */
-  private readonly indexPages: (SplitPattern | null | undefined)[];
+  private readonly indexPages: (IndexPage | null | undefined)[];
   /** The empty-pattern rule that decides when no pattern matches (allowing), or undefined. */
   private readonly fallback: GroupRule | undefined;
   private fallbackDecision: Decision | undefined;
@@ -85,7 +114,7 @@ export class DirectRules {
   constructor(groups: readonly Group[]) {
     let total = 0;
     for (const g of groups) total += g.ruleCount;
-    const packed = new Int32Array(4 * total);
+    const packed = new Int32Array(STRIDE * total);
     let n = 0;
     let emptyAllow: GroupRule | undefined;
     let emptyDisallow: GroupRule | undefined;
@@ -100,19 +129,17 @@ export class DirectRules {
           continue;
         }
         let length: number;
-        let gate: number;
         if (g.plain) {
           length = g.valueEnd(k) - g.valueStart(k);
-          gate = gateOf(g.body, g.valueStart(k), g.valueEnd(k), allowed);
+          gateOf(g.body, g.valueStart(k), g.valueEnd(k), allowed, packed, STRIDE * n + 1);
         } else {
           const pattern = g.ruleAt(k).pattern;
           length = pattern.length;
-          gate = gateOf(pattern, 0, length, allowed);
+          gateOf(pattern, 0, length, allowed, packed, STRIDE * n + 1);
         }
-        packed[4 * n] = length * 2 + (allowed ? 1 : 0);
-        packed[4 * n + 1] = gate;
-        packed[4 * n + 2] = gi;
-        packed[4 * n + 3] = k;
+        packed[STRIDE * n] = length * 2 + (allowed ? 1 : 0);
+        packed[STRIDE * n + 3] = gi;
+        packed[STRIDE * n + 4] = k;
         n++;
       }
     }
@@ -140,20 +167,15 @@ export class DirectRules {
     // The best so far as length × 2 + 1 if Allow: a rule outranks it only with a greater key (longer,
     // or as long and an Allow over a Disallow); on equal keys the earlier rule stays.
     let bestKey = -1;
-    const p0 = end > start ? s.charCodeAt(start) : NO_CHAR;
-    const p1 = end - start > 1 ? s.charCodeAt(start + 1) : NO_CHAR;
+    const chars = pathGate(s, start, end);
     for (let i = 0; i < n; i++) {
-      const key = packed[4 * i]!;
+      const at = STRIDE * i;
+      const key = packed[at]!;
       // The index.htm pattern is always shorter than its rule's: if the rule cannot outrank, neither can it.
-      if (key <= bestKey) continue;
-      const gate = packed[4 * i + 1]!;
-      const g0 = gate & 0xff;
-      const g1 = gate >> 8;
-      if ((g0 !== ANY_CHAR && g0 !== p0) || (g1 !== ANY_CHAR && g1 !== p1)) continue;
-      const rule = this.ruleOf(i);
+      if (key <= bestKey || ((chars ^ packed[at + 1]!) & packed[at + 2]!) !== 0) continue;
       let split = this.splits[i];
       if (split === undefined) {
-        split = splitPattern(rule.pattern);
+        split = splitPattern(this.ruleOf(i).pattern);
         this.splits[i] = split;
       }
       if (splitMatches(split, s, start, end)) {
@@ -164,14 +186,12 @@ export class DirectRules {
       if ((key & 1) === 0) continue;
       let page = this.indexPages[i];
       if (page === undefined) {
-        page = indexPageOf(rule.pattern);
+        page = indexPageOf(this.ruleOf(i).pattern);
         this.indexPages[i] = page;
       }
-      if (page === null) continue;
-      const pageKey = (rule.pattern.lastIndexOf('/') + 2) * 2 + 1;
-      if (pageKey > bestKey && splitMatches(page, s, start, end)) {
+      if (page !== null && page.key > bestKey && splitMatches(page.split, s, start, end)) {
         best = i;
-        bestKey = pageKey;
+        bestKey = page.key;
       }
     }
     this.work += n + CHECK_OVERHEAD;
@@ -188,7 +208,7 @@ export class DirectRules {
 
   /** The scanned rule `i` as an object. */
   private ruleOf(i: number): GroupRule {
-    return this.groups[this.packed[4 * i + 2]!]!.ruleAt(this.packed[4 * i + 3]!);
+    return this.groups[this.packed[STRIDE * i + 3]!]!.ruleAt(this.packed[STRIDE * i + 4]!);
   }
 
   /** Accepts an absolute URL or a path, as CompiledRules.check does, and decides the same. */

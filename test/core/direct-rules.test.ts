@@ -67,6 +67,19 @@ describe('DirectRules', () => {
     });
   });
 
+  it('reads a short pattern whole: an end anchor, a `*` or the path end within its first chars', () => {
+    const rules = direct(
+      'User-agent: *\nDisallow: /b$\nDisallow: /$\nAllow: /c*\nDisallow: /c\nAllow: /d$x\n',
+      'x',
+    );
+    expect(rules.check('/b')).toMatchObject({ allowed: false, line: 2 });
+    expect(rules.check('/bb')).toMatchObject({ verdict: 'allowed_implicit' });
+    expect(rules.check('/')).toMatchObject({ allowed: false, line: 3 });
+    expect(rules.check('/c')).toMatchObject({ allowed: true, line: 4 });
+    expect(rules.check('/d$x')).toMatchObject({ allowed: true, line: 6 });
+    expect(rules.check('/d')).toMatchObject({ verdict: 'allowed_implicit' });
+  });
+
   it('counts the rules it scans, so the caller can tell when compiling pays', () => {
     const rules = direct('User-agent: *\nDisallow: /a\nDisallow: /b*c\nDisallow:\n', 'x');
     expect(rules.size).toBe(2);
