@@ -31,8 +31,13 @@ class Robots implements RobotsTxt {
   readonly records: readonly RobotsRecord[];
   /** Groups in file order (internal; for reports and tests). */
   readonly groups: readonly Group[];
-  // Made on first use: most parses check or compile one agent.
+  // Most parses check or compile one agent: the first agent and the first compiled selection are held
+  // in fields, and maps are made only for more (a map per parsed file would be most of its heap).
+  private firstKey: string | undefined;
+  private firstState: AgentState | undefined;
   private agents: Map<string, AgentState> | undefined;
+  private firstSelection: string | undefined;
+  private firstSet: CompiledRuleSet | undefined;
   private setsBySelection: Map<string, CompiledRuleSet> | undefined;
   /** The agent string of the last check and its state: checks in a row mostly name one agent. */
   private lastAgent: string | undefined;
@@ -50,28 +55,46 @@ class Robots implements RobotsTxt {
     if (agent === this.lastAgent) return this.lastState!;
     const token = normalizeAgent(agent);
     const key = asciiLower(token);
-    this.agents ??= new Map();
-    let state = this.agents.get(key);
-    if (state === undefined || state.token !== token) {
-      state = { token, direct: undefined, compiled: undefined };
-      if (this.agents.size >= MAX_CACHED_AGENTS) this.agents.clear();
-      this.agents.set(key, state);
+    let state: AgentState | undefined;
+    if (this.agents === undefined) {
+      if (this.firstState === undefined || (key === this.firstKey && this.firstState.token !== token)) {
+        state = { token, direct: undefined, compiled: undefined };
+        this.firstKey = key;
+        this.firstState = state;
+      } else if (key === this.firstKey) {
+        state = this.firstState;
+      } else {
+        this.agents = new Map([[this.firstKey!, this.firstState]]);
+      }
+    }
+    if (this.agents !== undefined) {
+      state = this.agents.get(key);
+      if (state === undefined || state.token !== token) {
+        state = { token, direct: undefined, compiled: undefined };
+        if (this.agents.size >= MAX_CACHED_AGENTS) this.agents.clear();
+        this.agents.set(key, state);
+      }
     }
     this.lastAgent = agent;
-    this.lastState = state;
-    this.lastCompiled = state.compiled;
-    return state;
+    this.lastState = state!;
+    this.lastCompiled = state!.compiled;
+    return state!;
   }
 
   private compileState(state: AgentState): CompiledRules {
     const { specific, groups } = selectGroups(this.groups, asciiLower(state.token));
     // Agents that select the same groups (typically: every agent no group names) share one index.
     const selection = specific ? groups.map((g) => this.groups.indexOf(g)).join(',') : '*';
-    this.setsBySelection ??= new Map();
-    let set = this.setsBySelection.get(selection);
+    let set = selection === this.firstSelection ? this.firstSet : this.setsBySelection?.get(selection);
     if (set === undefined) {
       set = new CompiledRuleSet(rulesOf(groups));
-      this.setsBySelection.set(selection, set);
+      if (this.firstSelection === undefined) {
+        this.firstSelection = selection;
+        this.firstSet = set;
+      } else {
+        this.setsBySelection ??= new Map();
+        this.setsBySelection.set(selection, set);
+      }
     }
     const compiled = compiledRules(state.token, set);
     state.compiled = compiled;
