@@ -156,19 +156,24 @@ const mixes = [
 const sides = { ours: (m) => ours(lib, m), peer };
 if (baseline !== undefined) sides.baseline = (m) => ours(baseline, m);
 
-const parseTimes = { text: [], bytes: [] };
+const parseTimes = { text: [], bytes: [], baselineText: [], baselineBytes: [] };
 const buffers = texts.map((t) => Buffer.from(t));
-/** Parses every body in one form. */
-function parseAll(bodies) {
-  for (const b of bodies) sink += lib.parseRobotsTxt(b).sitemaps.length;
+/** Parses every body in one form with one build. */
+function parseAll(impl, bodies) {
+  for (const b of bodies) sink += impl.parseRobotsTxt(b).sitemaps.length;
 }
 // Parse alone first, before the mixes' garbage is on the heap; two rounds of warm-up.
 for (let r = -2; r < rounds; r++) {
-  const text = cpuMs(() => parseAll(texts));
-  const bytes = cpuMs(() => parseAll(buffers));
+  const round = {
+    text: cpuMs(() => parseAll(lib, texts)),
+    bytes: cpuMs(() => parseAll(lib, buffers)),
+  };
+  if (baseline !== undefined) {
+    round.baselineText = cpuMs(() => parseAll(baseline, texts));
+    round.baselineBytes = cpuMs(() => parseAll(baseline, buffers));
+  }
   if (r < 0) continue;
-  parseTimes.text.push(text);
-  parseTimes.bytes.push(bytes);
+  for (const [k, ms] of Object.entries(round)) parseTimes[k].push(ms);
 }
 
 const results = [];
@@ -206,6 +211,9 @@ for (const { name, checks, times } of results) {
 const mbps = (ms) => (totalBytes / 1048576 / (median(ms) / 1000)).toFixed(1);
 console.log('');
 console.log(
-  `parseRobotsTxt alone, MB/s of CPU time (median): string ${mbps(parseTimes.text)}, bytes ${mbps(parseTimes.bytes)}`,
+  `parseRobotsTxt alone, MB/s of CPU time (median): string ${mbps(parseTimes.text)}, bytes ${mbps(parseTimes.bytes)}` +
+    (baseline === undefined
+      ? ''
+      : `; baseline: string ${mbps(parseTimes.baselineText)}, bytes ${mbps(parseTimes.baselineBytes)}`),
 );
 if (sink === -1) console.log(''); // keeps the measured work observable
