@@ -63,7 +63,11 @@ export interface CompiledRules {
 
 /** A parsed robots.txt. Parsing is total: it never throws on any input. */
 export interface RobotsTxt {
-  /** Accepts an absolute URL (http/https, any port) or a path (`/a?b`). */
+  /**
+   * Accepts an absolute URL (http/https, any port) or a path (`/a?b`). An agent's first checks scan its
+   * parsed rules; once that scanning has cost about what compiling costs, the agent is compiled. The
+   * Decision is the same either way.
+   */
   check(url: string, agent: string): Decision;
   /** Crawl-delay in seconds for the agent's group(s), or undefined. */
   crawlDelay(agent: string): number | undefined;
