@@ -1,6 +1,7 @@
+import { RobotsAuditError } from '../core/errors.js';
 import { AsOfTally, rowTime } from './as-of-tally.js';
 import { InvalidSuffixes, writeRows } from './batch-output.js';
-import { BatchRows } from './batch-rows.js';
+import { BatchRows, type RecordPlaces } from './batch-rows.js';
 import { CounterReports } from './counter-reports.js';
 import { FieldSplitter } from './field-split.js';
 import {
@@ -110,18 +111,20 @@ export class BatchClassifier {
 
   /**
    * `into`: a buffer to write the output into when it is large enough. `recordBase` (with `rowNumber`):
-   * given the batch's record count, resolves with the number of records before the batch.
+   * given the batch's record count, resolves with the number of records before the batch. `places`: a
+   * shard's batch of kept records, with their places among the records it stands for.
    */
   async classify(
     bytes: Buffer,
     fetchPolicies: PolicyFetcher,
     into: ArrayBuffer | null = null,
     recordBase?: (records: number) => Promise<number>,
+    places?: RecordPlaces,
   ): Promise<{ output: Buffer; stats: BatchStats }> {
     const stamp = this.work.begin();
     const rows = this.spareRows.pop() ?? new BatchRows(this.config);
     try {
-      return await this.run(rows, bytes, stamp, fetchPolicies, into, recordBase);
+      return await this.run(rows, bytes, stamp, fetchPolicies, into, recordBase, places);
     } finally {
       rows.release();
       this.spareRows.push(rows);
@@ -141,11 +144,18 @@ export class BatchClassifier {
     fetchPolicies: PolicyFetcher,
     into: ArrayBuffer | null,
     recordBase: ((records: number) => Promise<number>) | undefined,
+    places: RecordPlaces | undefined,
   ): Promise<{ output: Buffer; stats: BatchStats }> {
     const t0 = performance.now();
-    const scan = this.scan(rows, bytes, stamp);
+    const scan = this.scan(rows, bytes, stamp, places);
+    if (!rows.placesMatch()) {
+      throw new RobotsAuditError(
+        'ERR_INTERNAL',
+        `a shard's batch holds ${rows.count} records where the reading thread kept ${places?.ordinals?.length}`,
+      );
+    }
     // Asked at once: the batches before this one are scanned meanwhile, in any worker.
-    const base = recordBase?.(rows.count);
+    const base = recordBase?.(rows.inputRecords);
     // Ask the coordinator for unknown policies and the owners for their rows, all at once.
     const w0 = performance.now();
     const own =
@@ -165,10 +175,10 @@ export class BatchClassifier {
   }
 
   /** Pass 1: records, fields, origins; rows of known origins get their entry, the others are collected. */
-  private scan(rows: BatchRows, bytes: Buffer, stamp: number): BatchScan {
+  private scan(rows: BatchRows, bytes: Buffer, stamp: number, places: RecordPlaces | undefined): BatchScan {
     const cfg = this.config;
     const n = bytes.length;
-    rows.reset(bytes);
+    rows.reset(bytes, places);
     const text = rows.text;
     const hasQuote = text.indexOf('"') >= 0;
     if (hasQuote) this.scanner.reset(text, n, cfg.delimiter.charCodeAt(0), true);
@@ -221,7 +231,7 @@ export class BatchClassifier {
         if (
           this.shardCount > 1 &&
           sp.aStart >= 0 &&
-          this.otherShard(plainUrlHostHash(text, sp.aStart, sp.aEnd))
+          this.otherShard(plainUrlHostHash(bytes, sp.aStart, sp.aEnd))
         ) {
           rows.owners[i] = OTHER_SHARD; // dropped before its fields are even sliced
           continue;
@@ -352,7 +362,7 @@ export class BatchClassifier {
       this.rowAgents,
     );
     const stats = this.reports.collect(rowStats, rowStats.written, this.reports.due(inputBytes));
-    stats.inputRecords = rows.count;
+    stats.inputRecords = rows.inputRecords;
     stats.blankLines = keepInvalid ? scan.blankLines : 0;
     stats.hostMismatch = scan.hostMismatch;
     if (this.rowAgents !== null) stats.rowAgents = this.rowAgents.collect();

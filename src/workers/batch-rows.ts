@@ -8,6 +8,13 @@ import type { RowCode } from './row-error-codes.js';
 
 const NON_ASCII = /[\u0080-\u00ff]/g;
 
+/** Where a batch's records stand in the input (BatchTask's `ordinals` and `skip`). */
+export interface RecordPlaces {
+  ordinals?: Int32Array | null;
+  skip?: number;
+}
+const WHOLE: RecordPlaces = {};
+
 function grow<T extends Int32Array | Int16Array>(a: T): T {
   const b = new (a.constructor as new (n: number) => T)(a.length * 2);
   b.set(a);
@@ -49,9 +56,15 @@ export class BatchRows {
   /** Rows whose output is not the input record verbatim (latin1 text of their bytes). */
   readonly rewrites = new Map<number, string>();
 
+  /** A shard's packed batch: each record's index among the records it stands for (see BatchTask). */
+  private ordinals: Int32Array | null = null;
+  private skip = 0;
+
   constructor(private readonly config: WorkerConfig) {}
 
-  reset(bytes: Buffer): void {
+  reset(bytes: Buffer, places: RecordPlaces = WHOLE): void {
+    this.ordinals = places.ordinals ?? null;
+    this.skip = places.skip ?? 0;
     this.bytes = bytes;
     this.text = bytes.toString('latin1');
     this.ascii = isAscii(bytes);
@@ -63,6 +76,7 @@ export class BatchRows {
 
   /** Lets go of the batch's data once its output is built. */
   release(): void {
+    this.ordinals = null;
     this.text = '';
     this.bytes = Buffer.alloc(0);
     this.entries.length = 0;
@@ -72,6 +86,22 @@ export class BatchRows {
     this.pendingKeys.length = 0;
     this.agents.length = 0;
     this.rewrites.clear();
+  }
+
+  /** Row i's index among the records the batch stands for: its place in the input, from the batch's first. */
+  ordinal(i: number): number {
+    return this.ordinals === null ? this.skip + i : this.ordinals[i]!;
+  }
+
+  /** Records the batch stands for: its rows, and the other shards' records dropped before it was posted. */
+  get inputRecords(): number {
+    if (this.ordinals === null) return this.skip + this.count;
+    return this.count === 0 ? 0 : this.ordinals[this.count - 1]! + 1;
+  }
+
+  /** Whether the rows found are the records the batch was posted with (always, unless it has no places). */
+  placesMatch(): boolean {
+    return this.ordinals === null || this.ordinals.length === this.count;
   }
 
   /** A new row for the record at [start, contentEnd). */
