@@ -248,10 +248,13 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       if (filter === null) return post(batch);
       const f0 = performance.now();
       const batches = filter.push(batch);
-      readingMs += performance.now() - f0;
+      const p0 = performance.now();
+      readingMs += p0 - f0;
       for (const b of batches) await post(b.bytes, b);
+      // Time the output held reading back is not the input's: the held records' wait resumes after it.
       if (filter.heldBytes === 0) keptSince = null;
-      else keptSince ??= performance.now();
+      else if (keptSince === null) keptSince = performance.now();
+      else keptSince += performance.now() - p0;
     };
     /** The batches of kept records the filter holds, however small. */
     const flushKept = async () => {

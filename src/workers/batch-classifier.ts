@@ -193,6 +193,8 @@ export class BatchClassifier {
     const timeIndex = cfg.asOf?.timeIndex ?? -1;
     const agentIndex = cfg.agentIndex ?? -1;
     const rowAgents = this.rowAgents;
+    // A batch of kept records (with places) was sifted as it was read: its plain rows are this shard's.
+    const sift = this.shardCount > 1 && (places?.ordinals ?? null) === null;
     const quoted: number[] = [];
     let p = 0;
     while (p < n) {
@@ -228,11 +230,7 @@ export class BatchClassifier {
         if (rowAgents !== null) {
           rows.agents[i] = sp.xStart < 0 ? null : rowAgents.resolve(text.slice(sp.xStart, sp.xEnd));
         }
-        if (
-          this.shardCount > 1 &&
-          sp.aStart >= 0 &&
-          this.otherShard(plainUrlHostHash(bytes, sp.aStart, sp.aEnd))
-        ) {
+        if (sift && sp.aStart >= 0 && this.otherShard(plainUrlHostHash(bytes, sp.aStart, sp.aEnd))) {
           rows.owners[i] = OTHER_SHARD; // dropped before its fields are even sliced
           continue;
         }

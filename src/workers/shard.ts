@@ -18,11 +18,17 @@ export interface Shard {
 const OFFSET_BASIS = 0x811c9dc5;
 const PRIME = 0x01000193;
 
-/** FNV-1a 32-bit of an ASCII string's chars, A-Z folded to lower case, up to `end`. */
-function fnvAscii(s: string, end: number): number {
+/**
+ * FNV-1a 32-bit of a string's chars (one byte each) without its trailing dots, A-Z folded to lower case;
+ * -1 at a char past ASCII when `asciiOnly`.
+ */
+function fnv(s: string, asciiOnly: boolean): number {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2e) end--;
   let h = OFFSET_BASIS;
   for (let i = 0; i < end; i++) {
     const c = s.charCodeAt(i);
+    if (c > 0x7f && asciiOnly) return -1;
     h ^= c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
     h = Math.imul(h, PRIME);
   }
@@ -31,15 +37,11 @@ function fnvAscii(s: string, end: number): number {
 
 /** The FNV-1a 32-bit hash of a host's canonical form (see SHARD_KEY), as an unsigned integer. */
 export function hostHash(host: string): number {
-  let s = host;
-  if (/[^\x00-\x7f]/.test(s)) {
-    const ascii = domainToASCII(s);
-    // A name that is no valid IDN is hashed as its UTF-8 bytes: stable, if of no use to anyone.
-    s = ascii !== '' ? ascii : Buffer.from(s.toLowerCase(), 'utf8').toString('latin1');
-  }
-  let end = s.length;
-  while (end > 0 && s.charCodeAt(end - 1) === 0x2e) end--;
-  return fnvAscii(s, end);
+  const h = fnv(host, true);
+  if (h >= 0) return h;
+  const ascii = domainToASCII(host);
+  // A name that is no valid IDN is hashed as its UTF-8 bytes: stable, if of no use to anyone.
+  return fnv(ascii !== '' ? ascii : Buffer.from(host.toLowerCase(), 'utf8').toString('latin1'), false);
 }
 
 /** The 1-based shard of `host` among `count` shards. */
