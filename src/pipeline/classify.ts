@@ -197,20 +197,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const batcher = new Batcher(d.charCodeAt(0));
     const buffers = batcher.pool;
     // A shard drops the other shards' rows as it reads them: they are never posted to a worker.
-    const shard = options.shard;
-    const filter =
-      shard !== undefined && shard.count > 1
-        ? new ShardFilter(
-            {
-              shard,
-              delimiter: d,
-              urlIndex: header.urlIndex,
-              columns: header.columns.length,
-              lineMode: !options.header,
-            },
-            buffers,
-          )
-        : null;
+    const filter = ShardFilter.of(config, buffers);
     /** When the oldest record the filter holds was read (null when it holds none). */
     let keptSince: number | null = null;
     const outputs = new BufferPool(0, maxWindow + 2);

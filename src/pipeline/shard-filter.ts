@@ -1,3 +1,4 @@
+import type { WorkerConfig } from '../workers/protocol.js';
 import { KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../workers/record-scanner.js';
 import { plainUrlHostHash, type Shard } from '../workers/shard.js';
 import { BATCH_BYTES } from './batcher.js';
@@ -65,6 +66,14 @@ export class ShardFilter {
     this.count = config.shard.count;
     this.delimiter = config.delimiter.charCodeAt(0);
     this.delimiterChar = config.delimiter;
+  }
+
+  /** The filter of a run's workers' shard, or null when the run is not sharded. */
+  static of(config: WorkerConfig, pool: BufferPool): ShardFilter | null {
+    const shard = config.shard;
+    if (shard == null || shard.count <= 1) return null;
+    const { delimiter, urlIndex, columns } = config;
+    return new ShardFilter({ shard, delimiter, urlIndex, columns, lineMode: config.lineMode === true }, pool);
   }
 
   /** Bytes of kept records held for the next batch. */

@@ -1,4 +1,3 @@
-import { RobotsAuditError } from '../core/errors.js';
 import { AsOfTally, rowTime } from './as-of-tally.js';
 import { InvalidSuffixes, writeRows } from './batch-output.js';
 import { BatchRows, type RecordPlaces } from './batch-rows.js';
@@ -148,12 +147,7 @@ export class BatchClassifier {
   ): Promise<{ output: Buffer; stats: BatchStats }> {
     const t0 = performance.now();
     const scan = this.scan(rows, bytes, stamp, places);
-    if (!rows.placesMatch()) {
-      throw new RobotsAuditError(
-        'ERR_INTERNAL',
-        `a shard's batch holds ${rows.count} records where the reading thread kept ${places?.ordinals?.length}`,
-      );
-    }
+    rows.checkPlaces();
     // Asked at once: the batches before this one are scanned meanwhile, in any worker.
     const base = recordBase?.(rows.inputRecords);
     // Ask the coordinator for unknown policies and the owners for their rows, all at once.

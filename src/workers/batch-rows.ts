@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer';
+import { RobotsAuditError } from '../core/errors.js';
 import { formatRecord, quoteField } from './csv-quote.js';
 import type { FieldSplitter } from './field-split.js';
 import type { OriginEntry } from './origin-store.js';
@@ -99,9 +100,13 @@ export class BatchRows {
     return this.count === 0 ? 0 : this.ordinals[this.count - 1]! + 1;
   }
 
-  /** Whether the rows found are the records the batch was posted with (always, unless it has no places). */
-  placesMatch(): boolean {
-    return this.ordinals === null || this.ordinals.length === this.count;
+  /** The rows found are the records the batch was posted with: a reading thread and a worker agree. */
+  checkPlaces(): void {
+    if (this.ordinals === null || this.ordinals.length === this.count) return;
+    throw new RobotsAuditError(
+      'ERR_INTERNAL',
+      `a shard's batch holds ${this.count} records where the reading thread kept ${this.ordinals.length}`,
+    );
   }
 
   /** A new row for the record at [start, contentEnd). */
