@@ -4,8 +4,10 @@
 // reads and scans every row but judges only its own, so the N shards' summed CPU over the single run's
 // is what sharding costs in all (target: ≤ 1.3×). Prints a markdown table, one line per repeat, runs
 // alternated. Options: --rows N (1000000) --hosts H (20000) --shards N (4) --repeat R (2) --threads T
-// (default: the CLI's). Also prints what an extra shard pays: the fixed cost of a run, and the reading and
-// dropping of every row. Needs ../shared/bench/make-crawl.mjs (the workload is built once under bench/out/).
+// (default: the CLI's), --cli PATH (another build's dist/cli/main.js, to compare builds). Also prints what
+// an extra shard pays: the fixed cost of a run, and the reading and dropping of every row, and what the
+// reading thread's shard filter costs per dropped row. Needs ../shared/bench/make-crawl.mjs (the workload
+// is built once under bench/out/).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,13 +20,15 @@ const hosts = numericArg('hosts', 20_000);
 const shards = numericArg('shards', 4);
 const repeat = numericArg('repeat', 2);
 const threads = numericArg('threads', undefined);
+const cliAt = process.argv.indexOf('--cli');
+const cli = cliAt < 0 ? CLI : path.resolve(process.argv[cliAt + 1]);
 const dir = crawlWorkload('shard', rows, hosts);
 const out = path.join(here, 'out', 'shard-out.csv');
 const summary = path.join(here, 'out', 'shard-summary.json');
 
 /** One classify run, measured; returns its figures and the rows its summary says it wrote. */
 async function classify(extra, input = path.join(dir, 'crawl.csv')) {
-  const argv = [CLI, 'classify', input, '--robots-dir', path.join(dir, 'robots')];
+  const argv = [cli, 'classify', input, '--robots-dir', path.join(dir, 'robots')];
   argv.push('--agent', 'Googlebot', '-o', out, '--summary', summary, '--quiet', ...extra);
   if (threads !== undefined) argv.push('--threads', String(threads));
   const m = await measuredRun(argv);
@@ -78,51 +82,43 @@ console.log('| repeat | fixed CPU of a run (s) | reading and dropping every row 
 console.log('|---:|---:|---:|---:|');
 for (const l of costs) console.log(l);
 
-// The worker alone, in this thread (no process, no messages): the workload's batches classified unsharded,
-// by each shard, and with every row dropped; what a dropped row costs the worker is the last over the rows.
-const dist = (rel) => import(pathToFileURL(path.join(here, '..', 'dist', rel)).href);
-const { BatchClassifier } = await dist('workers/batch-classifier.js');
-const { PolicyBroker } = await dist('pipeline/policy-broker.js');
-const { createDirPolicyProvider } = await dist('pipeline/robots-dir-provider.js');
-const { BATCH_BYTES } = await dist('pipeline/batcher.js');
+// The reading thread's shard filter alone, in this thread: the workload cut into batches as a run cuts
+// them, each batch sifted for one shard; what a dropped row costs is the filter's CPU over the rows dropped.
+const dist = (rel) => import(pathToFileURL(path.join(path.dirname(cli), '..', rel)).href);
+const { Batcher } = await dist('pipeline/batcher.js');
+const { ShardFilter } = await dist('pipeline/shard-filter.js').catch(() => ({ ShardFilter: null }));
+if (ShardFilter === null) process.exit(0);
 const body = readFileSync(path.join(dir, 'crawl.csv'));
-const batches = [];
-for (let p = body.indexOf(10) + 1; p < body.length; ) {
-  const e = p + BATCH_BYTES >= body.length ? body.length : body.lastIndexOf(10, p + BATCH_BYTES) + 1;
-  batches.push(Buffer.from(body.subarray(p, e)));
-  p = e;
-}
-const config = {
-  agents: ['Googlebot'],
-  delimiter: ',',
-  urlIndex: 1,
-  hostIndex: 0,
-  columns: 2,
-  scheme: 'https',
-  eol: '\n',
-  evidence: false,
-  compiledBudget: 64 << 20,
-  originBudget: 50_000,
-  robotsDir: null,
-};
-async function inThread(shard) {
-  const broker = new PolicyBroker(createDirPolicyProvider(path.join(dir, 'robots')));
-  const worker = new BatchClassifier({ ...config, shard });
-  const t0 = process.cpuUsage();
+const config = { delimiter: ',', urlIndex: 1, columns: 2, lineMode: false };
+function sift(shard) {
+  const batcher = new Batcher(44);
+  const filter = new ShardFilter({ ...config, shard }, batcher.pool);
   let kept = 0;
-  for (const b of batches) kept += (await worker.classify(b, (req) => broker.resolve(req))).stats.records;
+  const take = (list) => {
+    for (const b of list) {
+      kept += b.ordinals === null ? 0 : b.ordinals.length;
+      batcher.pool.give(b.bytes.buffer);
+    }
+  };
+  const t0 = process.cpuUsage();
+  for (let p = body.indexOf(10) + 1; p < body.length; p += 1 << 16) {
+    for (const b of batcher.push(body.subarray(p, Math.min(body.length, p + (1 << 16)))))
+      take(filter.push(b));
+  }
+  for (const b of batcher.end()) take(filter.push(b));
+  take(filter.flush());
   const u = process.cpuUsage(t0);
   return { ms: (u.user + u.system) / 1000, kept };
 }
-await inThread(null); // warm-up: compiled code and the file cache
-const solo = await inThread(null);
+sift({ index: 1, count: shards }); // warm-up: compiled code
 const own = [];
-for (let k = 1; k <= shards; k++) own.push(await inThread({ index: k, count: shards }));
-const dropped = await inThread({ index: 1_000_000, count: 1_000_000 });
-console.log('\nOne worker in this thread (CPU ms):\n');
-console.log('| unsharded | shards | shards ÷ unsharded | every row dropped | per dropped row |');
-console.log('|---:|---|---:|---:|---:|');
-const sum = own.reduce((a, o) => a + o.ms, 0);
+for (let k = 1; k <= shards; k++) own.push(sift({ index: k, count: shards }));
+const dropped = sift({ index: 1_000_000, count: 1_000_000 });
 console.log(
-  `| ${f(solo.ms, 0)} | ${own.map((o) => f(o.ms, 0)).join(' + ')} = ${f(sum, 0)} | ${f(sum / solo.ms)}× | ${f(dropped.ms, 0)} | ${f((dropped.ms * 1000) / (rows - dropped.kept), 2)} µs |`,
+  "\nThe reading thread's shard filter in this thread (CPU ms, the input cut into batches and sifted):\n",
+);
+console.log('| shards | every row dropped | per dropped row |');
+console.log('|---|---:|---:|');
+console.log(
+  `| ${own.map((o) => f(o.ms, 0)).join(' + ')} | ${f(dropped.ms, 0)} | ${f((dropped.ms * 1000) / (rows - dropped.kept), 2)} µs |`,
 );

@@ -16,6 +16,7 @@ import type { PolicyProvider } from './policy.js';
 import { PolicyBroker } from './policy-broker.js';
 import { ProgressReporter } from './progress.js';
 import { type ProviderHandle, providerFor } from './provider-for.js';
+import { type ShardBatch, ShardFilter } from './shard-filter.js';
 import { type ClassifySummary, SummaryBuilder } from './summary.js';
 
 export type { ClassifySummary } from './summary.js';
@@ -195,6 +196,10 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     const s = sink;
     const batcher = new Batcher(d.charCodeAt(0));
     const buffers = batcher.pool;
+    // A shard drops the other shards' rows as it reads them: they are never posted to a worker.
+    const filter = ShardFilter.of(config, buffers);
+    /** When the oldest record the filter holds was read (null when it holds none). */
+    let keptSince: number | null = null;
     const outputs = new BufferPool(0, maxWindow + 2);
     const addStats = (stats: BatchStats) => {
       summary.add(stats);
@@ -213,10 +218,10 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
           signal,
         );
     };
-    const submit = async (batch: Buffer) => {
+    const post = async (batch: Buffer, places?: ShardBatch) => {
       const out = outputs.size > 0 ? outputs.take(0) : null;
       pool ??= await startPool(false);
-      const task = pool.run(batch, out, (spare) => outputs.give(spare));
+      const task = pool.run(batch, out, (spare) => outputs.give(spare), places);
       // Awaited in order by writeOldest; this marks it done and prevents an unhandled rejection.
       task.then(
         () => settled.add(task),
@@ -225,6 +230,24 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       window.push(task);
       while (window.length >= maxWindow) await writeOldest();
       await writeReady();
+    };
+    const submit = async (batch: Buffer) => {
+      if (filter === null) return post(batch);
+      const f0 = performance.now();
+      const batches = filter.push(batch);
+      const p0 = performance.now();
+      readingMs += p0 - f0;
+      for (const b of batches) await post(b.bytes, b);
+      // Time the output held reading back is not the input's: the held records' wait resumes after it.
+      if (filter.heldBytes === 0) keptSince = null;
+      else if (keptSince === null) keptSince = performance.now();
+      else keptSince += performance.now() - p0;
+    };
+    /** The batches of kept records the filter holds, however small. */
+    const flushKept = async () => {
+      if (filter === null) return;
+      for (const b of filter.flush()) await post(b.bytes, b);
+      keptSince = null;
     };
     /** Writes the finished batches at the head of the window without waiting for the others. */
     const writeReady = async () => {
@@ -251,8 +274,10 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       for (;;) {
         let timer: NodeJS.Timeout | undefined;
         const waits: Promise<IteratorResult<Buffer> | 'cut' | 'written'>[] = [pending];
-        if (heldSince !== null) {
-          const due = Math.max(0, heldSince + HOLD_MS - performance.now());
+        const since =
+          heldSince === null ? keptSince : keptSince === null ? heldSince : Math.min(heldSince, keptSince);
+        if (since !== null) {
+          const due = Math.max(0, since + HOLD_MS - performance.now());
           waits.push(new Promise((resolve) => (timer = setTimeout(() => resolve('cut'), due))));
         }
         const head = window[0];
@@ -261,6 +286,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
         clearTimeout(timer);
         if (got === 'cut') {
           for (const b of batcher.cutPending()) await submit(b);
+          await flushKept();
           // What is left is the start of a record: it waits for its line end, then HOLD_MS more.
           heldSince = batcher.pendingBytes > 0 ? performance.now() : null;
         } else if (got === 'written') await writeReady();
@@ -272,9 +298,15 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       if (r.done) break;
       await feed(r.value);
     }
-    const last = batcher.end();
+    // The last batches, sifted when sharded: an input of one batch in all is judged in this thread.
+    const last: { bytes: Buffer; places?: ShardBatch }[] = [];
+    for (const b of batcher.end()) {
+      if (filter === null) last.push({ bytes: b });
+      else for (const k of filter.push(b)) last.push({ bytes: k.bytes, places: k });
+    }
+    for (const k of filter?.flush() ?? []) last.push({ bytes: k.bytes, places: k });
     pool ??= await startPool(last.length <= 1);
-    for (const b of last) await submit(b);
+    for (const b of last) await post(b.bytes, b.places);
     while (window.length > 0) await writeOldest();
     for (const stats of await abortable(pool.flush(), signal)) addStats(stats);
     await abortable(sink.finish(), signal);

@@ -1,5 +1,6 @@
 import { RobotsAuditError, toFailure } from '../core/errors.js';
 import { BatchClassifier } from '../workers/batch-classifier.js';
+import type { RecordPlaces } from '../workers/batch-rows.js';
 import type {
   BatchResult,
   BatchStats,
@@ -37,6 +38,7 @@ export class InThreadPool {
     batch: Buffer,
     output: ArrayBuffer | null,
     onSpare: (ab: ArrayBuffer) => void,
+    places: RecordPlaces = {},
   ): Promise<BatchResult> {
     const numbering = this.numbering;
     const seq = numbering === null ? undefined : this.seq++;
@@ -51,6 +53,7 @@ export class InThreadPool {
         this.fetchPolicies,
         output,
         recordBase,
+        places,
       );
       stats.policies = this.dir?.take() ?? null;
       if (out.byteOffset !== 0) throw new Error('output buffer must start at offset 0');

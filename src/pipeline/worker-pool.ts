@@ -124,6 +124,7 @@ export class ClassifyPool {
   /**
    * Runs one batch on the least busy worker. The batch's buffer (and `output`, a recycled buffer to
    * write into) are transferred; both come back in the result (`input`, `output`, or via `onSpare`).
+   * `places`: a shard's batch of kept records (ShardFilter), with their places in the input.
    * No abort signal goes to Piscina: it runs a task that has one alone on its worker, which left each
    * worker one batch at a time, idle while that batch waited for a peer (≈ 20 % of its time). Stopping
    * is `destroy()`, which terminates the workers and fails the tasks in flight.
@@ -132,6 +133,7 @@ export class ClassifyPool {
     batch: Buffer,
     output: ArrayBuffer | null,
     onSpare: (ab: ArrayBuffer) => void,
+    places: { ordinals: Int32Array | null; skip: number } = { ordinals: null, skip: 0 },
   ): Promise<BatchResult> {
     // Numbered in call order, which is input order.
     const seq = this.numbering === null ? undefined : this.seq++;
@@ -143,10 +145,13 @@ export class ClassifyPool {
     this.inFlight[w]!++;
     try {
       const buffer = batch.buffer as ArrayBuffer;
+      const { ordinals, skip } = places;
+      const transferList: ArrayBuffer[] = output === null ? [buffer] : [buffer, output];
+      if (ordinals !== null) transferList.push(ordinals.buffer as ArrayBuffer);
       const reply = unwrap(
         await this.pools[w]!.run(
-          { kind: 'batch', buffer, length: batch.length, output, seq },
-          { transferList: output === null ? [buffer] : [buffer, output] },
+          { kind: 'batch', buffer, length: batch.length, output, seq, ordinals, skip },
+          { transferList },
         ).catch((err: unknown) => {
           if (!hasCode(err, 'ERR_WORKER_OUT_OF_MEMORY')) throw err;
           throw new RobotsAuditError(

@@ -1,6 +1,6 @@
 import { AsOfTally, rowTime } from './as-of-tally.js';
 import { InvalidSuffixes, writeRows } from './batch-output.js';
-import { BatchRows } from './batch-rows.js';
+import { BatchRows, type RecordPlaces } from './batch-rows.js';
 import { CounterReports } from './counter-reports.js';
 import { FieldSplitter } from './field-split.js';
 import {
@@ -110,18 +110,20 @@ export class BatchClassifier {
 
   /**
    * `into`: a buffer to write the output into when it is large enough. `recordBase` (with `rowNumber`):
-   * given the batch's record count, resolves with the number of records before the batch.
+   * given the batch's record count, resolves with the number of records before the batch. `places`: a
+   * shard's batch of kept records, with their places among the records it stands for.
    */
   async classify(
     bytes: Buffer,
     fetchPolicies: PolicyFetcher,
     into: ArrayBuffer | null = null,
     recordBase?: (records: number) => Promise<number>,
+    places?: RecordPlaces,
   ): Promise<{ output: Buffer; stats: BatchStats }> {
     const stamp = this.work.begin();
     const rows = this.spareRows.pop() ?? new BatchRows(this.config);
     try {
-      return await this.run(rows, bytes, stamp, fetchPolicies, into, recordBase);
+      return await this.run(rows, bytes, stamp, fetchPolicies, into, recordBase, places);
     } finally {
       rows.release();
       this.spareRows.push(rows);
@@ -141,11 +143,13 @@ export class BatchClassifier {
     fetchPolicies: PolicyFetcher,
     into: ArrayBuffer | null,
     recordBase: ((records: number) => Promise<number>) | undefined,
+    places: RecordPlaces | undefined,
   ): Promise<{ output: Buffer; stats: BatchStats }> {
     const t0 = performance.now();
-    const scan = this.scan(rows, bytes, stamp);
+    const scan = this.scan(rows, bytes, stamp, places);
+    rows.checkPlaces();
     // Asked at once: the batches before this one are scanned meanwhile, in any worker.
-    const base = recordBase?.(rows.count);
+    const base = recordBase?.(rows.inputRecords);
     // Ask the coordinator for unknown policies and the owners for their rows, all at once.
     const w0 = performance.now();
     const own =
@@ -165,10 +169,10 @@ export class BatchClassifier {
   }
 
   /** Pass 1: records, fields, origins; rows of known origins get their entry, the others are collected. */
-  private scan(rows: BatchRows, bytes: Buffer, stamp: number): BatchScan {
+  private scan(rows: BatchRows, bytes: Buffer, stamp: number, places: RecordPlaces | undefined): BatchScan {
     const cfg = this.config;
     const n = bytes.length;
-    rows.reset(bytes);
+    rows.reset(bytes, places);
     const text = rows.text;
     const hasQuote = text.indexOf('"') >= 0;
     if (hasQuote) this.scanner.reset(text, n, cfg.delimiter.charCodeAt(0), true);
@@ -183,6 +187,8 @@ export class BatchClassifier {
     const timeIndex = cfg.asOf?.timeIndex ?? -1;
     const agentIndex = cfg.agentIndex ?? -1;
     const rowAgents = this.rowAgents;
+    // A batch of kept records (with places) was sifted as it was read: its plain rows are this shard's.
+    const sift = this.shardCount > 1 && (places?.ordinals ?? null) === null;
     const quoted: number[] = [];
     let p = 0;
     while (p < n) {
@@ -218,11 +224,7 @@ export class BatchClassifier {
         if (rowAgents !== null) {
           rows.agents[i] = sp.xStart < 0 ? null : rowAgents.resolve(text.slice(sp.xStart, sp.xEnd));
         }
-        if (
-          this.shardCount > 1 &&
-          sp.aStart >= 0 &&
-          this.otherShard(plainUrlHostHash(text, sp.aStart, sp.aEnd))
-        ) {
+        if (sift && sp.aStart >= 0 && this.otherShard(plainUrlHostHash(bytes, sp.aStart, sp.aEnd))) {
           rows.owners[i] = OTHER_SHARD; // dropped before its fields are even sliced
           continue;
         }
@@ -352,7 +354,7 @@ export class BatchClassifier {
       this.rowAgents,
     );
     const stats = this.reports.collect(rowStats, rowStats.written, this.reports.due(inputBytes));
-    stats.inputRecords = rows.count;
+    stats.inputRecords = rows.inputRecords;
     stats.blankLines = keepInvalid ? scan.blankLines : 0;
     stats.hostMismatch = scan.hostMismatch;
     if (this.rowAgents !== null) stats.rowAgents = this.rowAgents.collect();

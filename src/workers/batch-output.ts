@@ -70,7 +70,7 @@ export function writeRows(
     const code = rows.codes[i];
     if (owner === OTHER_SHARD || (code !== null && !keepInvalid)) continue;
     stats.written++;
-    if (firstNumber > 0) pieces.push(`${firstNumber + i}${d}`);
+    if (firstNumber > 0) pieces.push(`${firstNumber + rows.ordinal(i)}${d}`);
     const rewrite = hasRewrites ? rows.rewrites.get(i) : undefined;
     if (rewrite !== undefined) pieces.push(rewrite);
     else {
@@ -80,7 +80,7 @@ export function writeRows(
     if (code !== null) {
       if (rowAgents !== null) pieces.push(rowAgents.invalidText(rows.agents[i]));
       pieces.push(invalid.get(code));
-      stats.invalidRow(i, code);
+      stats.invalidRow(rows.ordinal(i), code);
       continue;
     }
     if (owner >= 0) {

@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer';
+import { RobotsAuditError } from '../core/errors.js';
 import { formatRecord, quoteField } from './csv-quote.js';
 import type { FieldSplitter } from './field-split.js';
 import type { OriginEntry } from './origin-store.js';
@@ -7,6 +8,13 @@ import type { RowAgent } from './row-agent.js';
 import type { RowCode } from './row-error-codes.js';
 
 const NON_ASCII = /[\u0080-\u00ff]/g;
+
+/** Where a batch's records stand in the input (BatchTask's `ordinals` and `skip`). */
+export interface RecordPlaces {
+  ordinals?: Int32Array | null;
+  skip?: number;
+}
+const WHOLE: RecordPlaces = {};
 
 function grow<T extends Int32Array | Int16Array>(a: T): T {
   const b = new (a.constructor as new (n: number) => T)(a.length * 2);
@@ -49,9 +57,15 @@ export class BatchRows {
   /** Rows whose output is not the input record verbatim (latin1 text of their bytes). */
   readonly rewrites = new Map<number, string>();
 
+  /** A shard's packed batch: each record's index among the records it stands for (see BatchTask). */
+  private ordinals: Int32Array | null = null;
+  private skip = 0;
+
   constructor(private readonly config: WorkerConfig) {}
 
-  reset(bytes: Buffer): void {
+  reset(bytes: Buffer, places: RecordPlaces = WHOLE): void {
+    this.ordinals = places.ordinals ?? null;
+    this.skip = places.skip ?? 0;
     this.bytes = bytes;
     this.text = bytes.toString('latin1');
     this.ascii = isAscii(bytes);
@@ -63,6 +77,7 @@ export class BatchRows {
 
   /** Lets go of the batch's data once its output is built. */
   release(): void {
+    this.ordinals = null;
     this.text = '';
     this.bytes = Buffer.alloc(0);
     this.entries.length = 0;
@@ -72,6 +87,26 @@ export class BatchRows {
     this.pendingKeys.length = 0;
     this.agents.length = 0;
     this.rewrites.clear();
+  }
+
+  /** Row i's index among the records the batch stands for: its place in the input, from the batch's first. */
+  ordinal(i: number): number {
+    return this.ordinals === null ? this.skip + i : this.ordinals[i]!;
+  }
+
+  /** Records the batch stands for: its rows, and the other shards' records dropped before it was posted. */
+  get inputRecords(): number {
+    if (this.ordinals === null) return this.skip + this.count;
+    return this.count === 0 ? 0 : this.ordinals[this.count - 1]! + 1;
+  }
+
+  /** The rows found are the records the batch was posted with: a reading thread and a worker agree. */
+  checkPlaces(): void {
+    if (this.ordinals === null || this.ordinals.length === this.count) return;
+    throw new RobotsAuditError(
+      'ERR_INTERNAL',
+      `a shard's batch holds ${this.count} records where the reading thread kept ${this.ordinals.length}`,
+    );
   }
 
   /** A new row for the record at [start, contentEnd). */

@@ -76,7 +76,14 @@ export default async function classifyTask(task: WorkerTask): Promise<unknown> {
         ? undefined
         : (records: number) =>
             coordinator!.request<number>({ kind: 'records', seq, records } satisfies RecordCount);
-    const { output, stats } = await classifier.classify(bytes, fetchPolicies, task.output, recordBase);
+    const places = { ordinals: task.ordinals ?? null, skip: task.skip ?? 0 };
+    const { output, stats } = await classifier.classify(
+      bytes,
+      fetchPolicies,
+      task.output,
+      recordBase,
+      places,
+    );
     stats.policies = dir?.take() ?? null;
     if (output.byteOffset !== 0) throw new Error('output buffer must start at offset 0');
     const result: BatchResult = {

@@ -60,6 +60,10 @@ export interface BatchTask {
   output: ArrayBuffer | null;
   /** With `rowNumber`: the batch's place in the input (0, 1, 2, …), to ask for its first record number. */
   seq?: number;
+  /** A shard's batch of kept records (see RecordPlaces): each record's index among the records it stands for. */
+  ordinals?: Int32Array | null;
+  /** Records of other shards dropped right before the batch (when `ordinals` is absent). */
+  skip?: number;
 }
 
 /** Last task of every worker: report the counters not reported yet. */
@@ -78,8 +82,9 @@ export interface PolicyRequest {
 }
 
 /**
- * Worker → coordinator with `rowNumber`: batch `seq` holds `records` records (blank lines excluded, rows
- * of other shards included); the answer is the number of records in the batches before it.
+ * Worker → coordinator with `rowNumber`: batch `seq` stands for `records` records (blank lines excluded,
+ * rows of other shards included, those dropped before it was posted too); the answer is the number of
+ * records in the batches before it.
  */
 export interface RecordCount {
   kind: 'records';
@@ -168,7 +173,7 @@ export interface BatchStats {
   disallowedHosts: [number, string, number][];
   /** [agent index, origin key, rule line, rule, rows] for explicit decisions. */
   rules: [number, string, number, string, number][];
-  /** First invalid rows of the batch: [record index within the batch, code]. */
+  /** First invalid rows of the batch: [record index among the records the batch stands for, code]. */
   invalidExamples: [number, string][];
   /** Milliseconds the worker spent working on the batch, and waiting for policies. */
   workMs: number;

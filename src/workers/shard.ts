@@ -18,11 +18,17 @@ export interface Shard {
 const OFFSET_BASIS = 0x811c9dc5;
 const PRIME = 0x01000193;
 
-/** FNV-1a 32-bit of an ASCII string's chars, A-Z folded to lower case, up to `end`. */
-function fnvAscii(s: string, end: number): number {
+/**
+ * FNV-1a 32-bit of a string's chars (one byte each) without its trailing dots, A-Z folded to lower case;
+ * -1 at a char past ASCII when `asciiOnly`.
+ */
+function fnv(s: string, asciiOnly: boolean): number {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2e) end--;
   let h = OFFSET_BASIS;
   for (let i = 0; i < end; i++) {
     const c = s.charCodeAt(i);
+    if (c > 0x7f && asciiOnly) return -1;
     h ^= c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
     h = Math.imul(h, PRIME);
   }
@@ -31,15 +37,11 @@ function fnvAscii(s: string, end: number): number {
 
 /** The FNV-1a 32-bit hash of a host's canonical form (see SHARD_KEY), as an unsigned integer. */
 export function hostHash(host: string): number {
-  let s = host;
-  if (/[^\x00-\x7f]/.test(s)) {
-    const ascii = domainToASCII(s);
-    // A name that is no valid IDN is hashed as its UTF-8 bytes: stable, if of no use to anyone.
-    s = ascii !== '' ? ascii : Buffer.from(s.toLowerCase(), 'utf8').toString('latin1');
-  }
-  let end = s.length;
-  while (end > 0 && s.charCodeAt(end - 1) === 0x2e) end--;
-  return fnvAscii(s, end);
+  const h = fnv(host, true);
+  if (h >= 0) return h;
+  const ascii = domainToASCII(host);
+  // A name that is no valid IDN is hashed as its UTF-8 bytes: stable, if of no use to anyone.
+  return fnv(ascii !== '' ? ascii : Buffer.from(host.toLowerCase(), 'utf8').toString('latin1'), false);
 }
 
 /** The 1-based shard of `host` among `count` shards. */
@@ -47,47 +49,50 @@ export function shardOf(host: string, count: number): number {
   return (hostHash(host) % count) + 1;
 }
 
+/** A byte of a plain host name as hashed (A-Z folded to lower case), or 0 for a byte that ends it. */
+const HOST_BYTE = new Uint8Array(256);
+for (let c = 0x30; c <= 0x39; c++) HOST_BYTE[c] = c;
+for (let c = 0x61; c <= 0x7a; c++) HOST_BYTE[c] = c;
+for (let c = 0x41; c <= 0x5a; c++) HOST_BYTE[c] = c | 0x20;
+for (const c of [0x2d, 0x2e, 0x5f]) HOST_BYTE[c] = c;
+
 /**
  * The host hash of a URL field written `http://host` or `https://host` (lower-case scheme, nothing to
  * trim) whose host is a plain DNS name ending at `/`, `?`, `#` or the field's end, read straight from
- * the batch text at [start, end) without allocating; -1 for anything else (a port, userinfo, IDN,
+ * the batch's bytes at [start, end) without allocating; -1 for anything else (a port, userinfo, IDN,
  * punycode, an IP address, a trailing dot, an empty label), which is left to the row's full resolution.
  * Only forms that the row's resolution takes as that very host are answered, so a row this says
- * belongs to another shard can be dropped before its origin is resolved.
+ * belongs to another shard can be dropped before its origin is resolved (in a worker, or as it is read).
  */
-export function plainUrlHostHash(text: string, start: number, end: number): number {
-  if (end - start < 8 || text.charCodeAt(start) !== 0x68 || !text.startsWith('ttp', start + 1)) return -1;
-  const p = start + (text.charCodeAt(start + 4) === 0x73 ? 8 : 7);
-  if (p >= end || !text.startsWith('://', p - 3)) return -1;
+export function plainUrlHostHash(bytes: Uint8Array, start: number, end: number): number {
+  if (end - start < 8 || bytes[start] !== 0x68 || bytes[start + 1] !== 0x74) return -1;
+  if (bytes[start + 2] !== 0x74 || bytes[start + 3] !== 0x70) return -1;
+  const p = start + (bytes[start + 4] === 0x73 ? 8 : 7);
+  if (p >= end || bytes[p - 3] !== 0x3a || bytes[p - 2] !== 0x2f || bytes[p - 1] !== 0x2f) return -1;
   let h = OFFSET_BASIS;
   let labelStart = p;
   let i = p;
   for (; i < end; i++) {
-    let c = text.charCodeAt(i);
-    if (c === 0x2e) {
-      if (i === labelStart) return -1;
-      labelStart = i + 1;
-    } else if (c === 0x2d) {
-      // `xn--` anywhere: punycode, which the full resolution validates.
-      if (
-        i - labelStart >= 3 &&
-        text.charCodeAt(i - 1) === 0x2d &&
-        (text.charCodeAt(i - 2) | 0x20) === 0x6e
-      ) {
-        if ((text.charCodeAt(i - 3) | 0x20) === 0x78) return -1;
+    const c = HOST_BYTE[bytes[i]!]!;
+    if (c <= 0x2e) {
+      if (c === 0) break;
+      if (c === 0x2e) {
+        if (i === labelStart) return -1;
+        labelStart = i + 1;
+      } else if (i - labelStart >= 3 && bytes[i - 1] === 0x2d && (bytes[i - 2]! | 0x20) === 0x6e) {
+        // `xn--` anywhere: punycode, which the full resolution validates.
+        if ((bytes[i - 3]! | 0x20) === 0x78) return -1;
       }
-    } else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-    else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f)) break;
-    h ^= c;
-    h = Math.imul(h, PRIME);
+    }
+    h = Math.imul(h ^ c, PRIME);
   }
   if (i === p || labelStart === i) return -1; // no host, or a trailing dot
   if (i < end) {
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     if (c !== 0x2f && c !== 0x3f && c !== 0x23) return -1;
   }
   // A last label starting with a digit may make the host an IPv4 address.
-  const first = text.charCodeAt(labelStart) | 0x20;
+  const first = bytes[labelStart]! | 0x20;
   if (first < 0x61 || first > 0x7a) return -1;
   return h >>> 0;
 }
