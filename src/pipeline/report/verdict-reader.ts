@@ -133,8 +133,6 @@ export class RowView {
 }
 
 const QUOTE = 34;
-/** Bytes decoded into one string. */
-const PIECE = 64 << 10;
 
 /** What the reader hands records to. */
 export interface RecordSink {
@@ -184,16 +182,8 @@ export async function readVerdicts(
       const r = await it.next();
       if (r.done) break;
       const buf = pending.length === 0 ? r.value : Buffer.concat([pending, r.value]);
-      let at = 0;
-      // Decoded a piece at a time: a text under V8's large-object size dies young, while a larger
-      // one waits in the large-object space for a full collection, and the heap grows by every chunk.
-      while (buf.length - at > PIECE) {
-        const used = cutter.cut(buf.subarray(at, at + PIECE), false);
-        if (used === 0) break;
-        at += used;
-      }
-      at += cutter.cut(buf.subarray(at), false);
-      pending = buf.subarray(at);
+      const used = cutter.cut(buf, false);
+      pending = buf.subarray(used);
       if (pending.length > MAX_PENDING_BYTES) {
         throw new RobotsAuditError('ERR_RECORD_TOO_LONG', `${file}: a line is longer than 64 MiB`, {
           path: file,
