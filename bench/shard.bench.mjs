@@ -57,9 +57,20 @@ for (let r = 0; r < repeat; r++) {
     'latin1',
   );
   const fixed = await classify([], oneRow);
+  // A one-row input runs without threads; a shard that keeps more than one batch starts them.
+  const fewRows = path.join(here, 'out', 'shard-few-rows.csv');
+  writeFileSync(
+    fewRows,
+    readFileSync(path.join(dir, 'crawl.csv'), 'latin1').split('\n', 3001).join('\n'),
+    'latin1',
+  );
+  const threaded = await classify([], fewRows);
   const none = await classify(['--shard', '1000000/1000000']);
   rmSync(oneRow, { force: true });
-  costs.push(`| ${r + 1} | ${f(fixed.cpuS)} | ${f(none.cpuS - fixed.cpuS)} | ${none.rows} |`);
+  rmSync(fewRows, { force: true });
+  costs.push(
+    `| ${r + 1} | ${f(fixed.cpuS)} | ${f(threaded.cpuS)} | ${f(none.cpuS - fixed.cpuS)} | ${none.rows} |`,
+  );
   lines.push(
     `| ${r + 1} | ${f(single.cpuS)} | ${parts.map((p) => f(p.cpuS)).join(' + ')} = ${f(cpu)} | **${f(cpu / single.cpuS)}×** | ${f(single.wallS)} | ${f(wall)} (max ${f(Math.max(...parts.map((p) => p.wallS)))}) | ${f(single.rssMiB, 0)} / ${f(Math.max(...parts.map((p) => p.rssMiB)), 0)} |`,
   );
@@ -78,8 +89,10 @@ for (const l of lines) console.log(l);
 console.log(
   '\nWhat each shard pays beyond its share of the rows: the fixed cost of a run (process, threads, modules, the robots directory listed by each worker), and reading and scanning the whole input with every row dropped.\n',
 );
-console.log('| repeat | fixed CPU of a run (s) | reading and dropping every row (s) | rows kept |');
-console.log('|---:|---:|---:|---:|');
+console.log(
+  '| repeat | fixed CPU of a run, one row (s) | … 3,000 rows, threads started (s) | reading and dropping every row (s) | rows kept |',
+);
+console.log('|---:|---:|---:|---:|---:|');
 for (const l of costs) console.log(l);
 
 // The reading thread's shard filter alone, in this thread: the workload cut into batches as a run cuts
