@@ -37,6 +37,14 @@ async function classify(extra, input = path.join(dir, 'crawl.csv')) {
 }
 
 const f = (x, d = 2) => x.toFixed(d);
+
+/** A file under bench/out/ with the header and the first `records` lines of the workload's input. */
+function headOfInput(name, records) {
+  const file = path.join(here, 'out', name);
+  const text = readFileSync(path.join(dir, 'crawl.csv'), 'latin1');
+  writeFileSync(file, text.split('\n', records + 1).join('\n'), 'latin1');
+  return file;
+}
 const lines = [];
 const costs = [];
 for (let r = 0; r < repeat; r++) {
@@ -50,20 +58,10 @@ for (let r = 0; r < repeat; r++) {
   const wall = parts.reduce((a, p) => a + p.wallS, 0);
   // Where an extra shard's CPU goes: a run's fixed cost (a one-row input), and reading and dropping
   // every row (a shard that keeps none: no host of the workload hashes to 1,000,000 of 1,000,000).
-  const oneRow = path.join(here, 'out', 'shard-one-row.csv');
-  writeFileSync(
-    oneRow,
-    readFileSync(path.join(dir, 'crawl.csv'), 'latin1').split('\n', 2).join('\n'),
-    'latin1',
-  );
+  const oneRow = headOfInput('shard-one-row.csv', 1);
   const fixed = await classify([], oneRow);
   // A one-row input runs without threads; a shard that keeps more than one batch starts them.
-  const fewRows = path.join(here, 'out', 'shard-few-rows.csv');
-  writeFileSync(
-    fewRows,
-    readFileSync(path.join(dir, 'crawl.csv'), 'latin1').split('\n', 3001).join('\n'),
-    'latin1',
-  );
+  const fewRows = headOfInput('shard-few-rows.csv', 3000);
   const threaded = await classify([], fewRows);
   const none = await classify(['--shard', '1000000/1000000']);
   rmSync(oneRow, { force: true });

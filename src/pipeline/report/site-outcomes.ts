@@ -110,11 +110,7 @@ export class SiteOutcomes {
     // The fingerprint tells the site (as it does for counting sites): no text compared.
     const state = newSiteState(ownString(text.slice(start, end)), a, b);
     if (this.seen.add(a, b)) this.sites++;
-    // States found after the fingerprints started over would skip counting their sites again.
-    if (this.seen.generation !== this.generation) {
-      this.generation = this.seen.generation;
-      this.table.clear();
-    }
+    this.followSeen();
     this.table.insert(state);
     return state;
   }
@@ -130,10 +126,14 @@ export class SiteOutcomes {
     this.byOutcome[o.outcome]++;
     if (o.outcome === 'unavailable') bump(this.unavailableBy, o.cause);
     else if (o.outcome === 'unreachable') bump(this.unreachableBy, o.cause);
-    if (this.seen.generation !== this.generation) {
-      this.generation = this.seen.generation;
-      this.table.clear();
-    }
+    this.followSeen();
+  }
+
+  /** States found after the fingerprints started over would skip counting their sites again. */
+  private followSeen(): void {
+    if (this.seen.generation === this.generation) return;
+    this.generation = this.seen.generation;
+    this.table.clear();
   }
 
   /** Counts `site` and the outcome `o` of one of its rows; returns the site as an own string. */

@@ -6,19 +6,23 @@ export const EXAMPLES = 3;
 /** Keys a tally counts in memory per entry its list keeps. */
 export const HELD_FACTOR = 10;
 
-/** A key counted: `item` is null until the caller that added it first sets it. */
-export interface Held<T> {
-  item: T | null;
-  n: number;
-  /** The entry's examples: the first `kept` of three slots, by (hash, text). */
+/** Up to EXAMPLES example URLs with the smallest (hash, text), in that order, in fixed slots. */
+export interface ExampleSlots {
+  /** The first `kept` of three slots. */
   examples: string[];
   /** exampleHash of each example, in the same order. */
   hashes: number[];
   kept: number;
-  /** Set when a prune dropped the key: a caller holding the entry must `add` again. */
-  dropped: boolean;
   /** The largest example hash once EXAMPLES are kept (a URL hashed above it is never kept), else 2^32. */
   cut: number;
+}
+
+/** A key counted: `item` is null until the caller that added it first sets it. */
+export interface Held<T> extends ExampleSlots {
+  item: T | null;
+  n: number;
+  /** Set when a prune dropped the key: a caller holding the entry must `add` again. */
+  dropped: boolean;
 }
 
 /** Above every exampleHash. */
@@ -49,37 +53,20 @@ export function textHash(text: string): number {
   return exampleHash(Buffer.from(text, 'utf8').toString('latin1'));
 }
 
-/**
- * Keeps `s` among the `EXAMPLES` strings of `list` with the smallest (hash, string): a sample of the
- * entry's URLs that does not depend on the order rows came in, so merged parts keep the whole's examples.
- */
-export function keepExample(list: string[], hashes: number[], s: string, h: number): void {
-  const n = hashes.length;
-  if (n === EXAMPLES && h > hashes[n - 1]!) return;
-  let i = n;
-  while (i > 0 && (hashes[i - 1]! > h || (hashes[i - 1] === h && list[i - 1]! > s))) i--;
-  if (i > 0 && hashes[i - 1] === h && list[i - 1] === s) return;
-  if (i === EXAMPLES) return;
-  // Shifted by hand: `splice` makes an array of what it removes on every call.
-  let j = n;
-  if (n < EXAMPLES) {
-    list.push('');
-    hashes.push(0);
-  } else j = n - 1;
-  for (; j > i; j--) {
-    list[j] = list[j - 1]!;
-    hashes[j] = hashes[j - 1]!;
-  }
-  // A copy: `s` may be a slice that pins a whole read chunk.
-  list[i] = ownString(s);
-  hashes[i] = h;
+/** Three empty slots (arrays grown by `push` would take 17). */
+function emptySlots(): ExampleSlots {
+  return { examples: ['', '', ''], hashes: [NO_CUT, NO_CUT, NO_CUT], kept: 0, cut: NO_CUT };
 }
 
-/** keepExample over an entry's three slots. */
-function keepHeld(e: Held<unknown>, s: string, h: number): void {
-  const list = e.examples;
-  const hashes = e.hashes;
-  const n = e.kept;
+/**
+ * Keeps `s` (hashed as `h`) among the slots' examples if it is among the EXAMPLES smallest (hash, text) seen:
+ * a sample of an entry's URLs that does not depend on the order rows came in, so merged parts keep the
+ * whole's examples.
+ */
+function keepExample(slots: ExampleSlots, s: string, h: number): void {
+  const list = slots.examples;
+  const hashes = slots.hashes;
+  const n = slots.kept;
   let i = n;
   while (i > 0 && (hashes[i - 1]! > h || (hashes[i - 1] === h && list[i - 1]! > s))) i--;
   if (i === EXAMPLES || (i > 0 && hashes[i - 1] === h && list[i - 1] === s)) return;
@@ -90,8 +77,8 @@ function keepHeld(e: Held<unknown>, s: string, h: number): void {
   // A copy: `s` may be a slice that pins a whole read chunk.
   list[i] = ownString(s);
   hashes[i] = h;
-  if (n < EXAMPLES) e.kept = n + 1;
-  if (e.kept === EXAMPLES) e.cut = hashes[EXAMPLES - 1]!;
+  if (n < EXAMPLES) slots.kept = n + 1;
+  if (slots.kept === EXAMPLES) slots.cut = hashes[EXAMPLES - 1]!;
 }
 
 /** What a dropped entry holds instead of its examples. */
@@ -100,10 +87,9 @@ const DROPPED_HASHES: number[] = [];
 
 /** The examples of two merged entries: the EXAMPLES of both with the smallest (hash, text). */
 export function mergeExamples(a: readonly string[], b: readonly string[]): string[] {
-  const list: string[] = [];
-  const hashes: number[] = [];
-  for (const s of new Set([...a, ...b])) keepExample(list, hashes, s, textHash(s));
-  return list;
+  const slots = emptySlots();
+  for (const s of new Set([...a, ...b])) keepExample(slots, s, textHash(s));
+  return slots.examples.slice(0, slots.kept);
 }
 
 /**
@@ -131,25 +117,14 @@ export class TopTally<T> {
    * whose `item` is null when the key is new (the caller sets it: no closure made per call).
    */
   add(key: string, url: string, hash: number): Held<T> {
-    const e = this.entry(key);
-    this.count(e, url, hash);
-    return e;
+    return this.addHash(key, hash, { example: () => url });
   }
 
   private entry(key: string): Held<T> {
     let e = this.held.get(key);
     if (e === undefined) {
       if (this.held.size >= 2 * this.heldKeys) this.prune();
-      // Three slots from the start: arrays grown by `push` take 17.
-      e = {
-        item: null,
-        n: 0,
-        examples: ['', '', ''],
-        hashes: [NO_CUT, NO_CUT, NO_CUT],
-        kept: 0,
-        dropped: false,
-        cut: NO_CUT,
-      };
+      e = { item: null, n: 0, dropped: false, ...emptySlots() };
       this.held.set(ownString(key), e);
       this.inserted++;
     }
@@ -168,13 +143,7 @@ export class TopTally<T> {
     e.n++;
     if (hash > e.cut) return;
     const url = src.example();
-    if (url !== '') keepHeld(e, url, hash);
-  }
-
-  /** Adds 1 to an entry `add` returned and no prune has dropped since, without looking its key up again. */
-  count(e: Held<T>, url: string, hash: number): void {
-    e.n++;
-    if (url !== '' && hash <= e.cut) keepHeld(e, url, hash);
+    if (url !== '') keepExample(e, url, hash);
   }
 
   /**
@@ -220,16 +189,17 @@ export class TopTally<T> {
       // never turned into objects nor keyed for the tie order.
       const counts = Float64Array.from(held, (e) => e.n).sort();
       const last = counts[counts.length - this.capacity]!;
-      bound += counts[counts.length - this.capacity - 1]!;
       held = held.filter((e) => e.n >= last);
+      // cutList adds the count of the first entry it cuts; when the filter left none to cut, that entry
+      // is the largest the filter removed.
+      if (held.length === this.capacity) bound += counts[counts.length - this.capacity - 1]!;
     }
     const entries: (T & TopEntryCounts)[] = held.map((e) => ({
       ...finish(e.item!),
       count: e.n,
       examples: e.examples.slice(0, e.kept).map(decode),
     }));
-    const list = cutList<T>(entries, this.capacity, show, 0, this.inserted, keyOfEntry);
-    return { ...list, exact: bound === 0, dropBound: bound };
+    return cutList<T>(entries, this.capacity, show, bound, this.inserted, keyOfEntry);
   }
 }
 
