@@ -7,7 +7,7 @@ import type { RowStats } from './row-stats.js';
  * classified since the last report, and with the flush: counters add up across batches in the worker,
  * so the coordinator merges one entry per origin and rule per report, not per batch.
  */
-const REPORT_EVERY_BYTES = 8 << 20;
+const REPORT_EVERY_BYTES = 64 << 20;
 /** Or sooner, once this share of the origin budget has counters: the list holds evicted entries too. */
 const REPORT_SHARE_OF_ORIGINS = 0.25;
 
