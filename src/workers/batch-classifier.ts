@@ -19,6 +19,7 @@ import { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
 import { keyOf, newRowSlot, resolveRowInto } from './row-url.js';
 import { hostHash, OTHER_SHARD, plainUrlHostHash } from './shard.js';
+import { TextPieces } from './text-pieces.js';
 import { WorkStamps } from './work-stamps.js';
 
 /** What pass 1 found in a batch. */
@@ -49,6 +50,7 @@ export class BatchClassifier {
   private readonly slot = newRowSlot();
   private readonly invalid: InvalidSuffixes;
   private readonly spareRows: BatchRows[] = [];
+  private readonly pieces = new TextPieces();
   readonly store: OriginStore;
   private readonly installer: PolicyInstaller;
   private readonly work: WorkStamps;
@@ -339,7 +341,7 @@ export class BatchClassifier {
     into: ArrayBuffer | null,
     firstNumber: number,
   ): { output: Buffer; stats: BatchStats } {
-    const pieces: string[] = [];
+    const pieces = this.pieces;
     // Rows with no host, blank lines among them, are shard 1's.
     const keepInvalid = this.shardRest === 0;
     const rowStats = writeRows(
@@ -359,7 +361,7 @@ export class BatchClassifier {
     stats.hostMismatch = scan.hostMismatch;
     if (this.rowAgents !== null) stats.rowAgents = this.rowAgents.collect();
     if (scan.asOf !== null) stats.asOf = scan.asOf.stats(rowStats.graceCounts(), this.config.agents.length);
-    const out = pieces.join('');
+    const out = pieces.join();
     const target =
       into !== null && into.byteLength >= out.length ? Buffer.from(into) : Buffer.allocUnsafeSlow(out.length);
     target.write(out, 0, 'latin1');

@@ -6,6 +6,7 @@ import type { WorkerConfig } from './protocol.js';
 import type { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
 import { OTHER_SHARD } from './shard.js';
+import type { TextPieces } from './text-pieces.js';
 import { agentPart, graceCell, tailPart, V_INVALID_INPUT } from './verdict-format.js';
 import { bytesText } from './verdict-texts.js';
 
@@ -46,7 +47,7 @@ export function writeRows(
   store: OriginStore,
   config: WorkerConfig,
   invalid: InvalidSuffixes,
-  pieces: string[],
+  pieces: TextPieces,
   firstNumber = 0,
   keepInvalid = true,
   rowAgents: RowAgents | null = null,
