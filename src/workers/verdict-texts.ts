@@ -44,6 +44,14 @@ export function bytesText(s: string): string {
 }
 
 /**
+ * A latin1 text (one char per byte) as one flat string. A concatenation is a rope whose pieces the
+ * batch's join walks again on every row that appends it; texts cached per origin are flattened once.
+ */
+function flatText(s: string): string {
+  return Buffer.from(s, 'latin1').toString('latin1');
+}
+
+/**
  * The text a worker appends to each row: per origin (its tail, and the verdict columns of its deciding
  * rules, cached in the entry for the near ranks) and shared between origins where it does not depend on
  * their rules. Kept apart from the origin store, which decides what is remembered and for how long.
@@ -120,7 +128,7 @@ export class VerdictTexts {
   fixedText(verdict: number, tail: string): string {
     let cols = '';
     for (let a = 0; a < this.config.agents.length; a++) cols += this.plainPart(verdict);
-    return this.shared(bytesText(cols) + tail);
+    return this.shared(flatText(bytesText(cols) + tail));
   }
 
   /** Tail and suffix shared by the origins with this fixed verdict and status (no evidence columns). */
@@ -183,7 +191,7 @@ export class VerdictTexts {
     if (k < 0) return this.partText(e, 0, idx) + e.tail;
     const cached = e.full[k];
     if (cached !== undefined) return cached;
-    const text = this.partText(e, 0, idx) + e.tail;
+    const text = flatText(this.partText(e, 0, idx) + e.tail);
     // No rule decided, or the empty `Disallow:` (the last rank) did: the same text for many origins.
     const s = idx < 0 || k === NEAR_RANKS ? this.shared(text) : text;
     e.full[k] = s;
