@@ -168,10 +168,13 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
           : null,
     };
     const broker = new PolicyBroker(handle.provider);
-    /** Started with the first batch: an input that is one batch in all is judged in this thread. */
+    /**
+     * Started with the first batch. An input that is one batch in all, and any input with one thread, is
+     * judged in this thread: a worker isolate of its own would only add its memory and the messages.
+     */
     const startPool = async (wholeInput: boolean) => {
       const resolve = (req: PolicyRequest) => broker.resolve(req);
-      if (wholeInput) return new (await import('./in-thread-pool.js')).InThreadPool(config, resolve);
+      if (wholeInput || threads === 1) return new (await import('./in-thread-pool.js')).InThreadPool(config, resolve);
       return new (await import('./worker-pool.js')).ClassifyPool(config, threads, tasksPerWorker, resolve);
     };
     const summary = new SummaryBuilder(agents, agentIndex >= 0);

@@ -77,7 +77,7 @@ describe('classify starts threads only for work that needs them', () => {
 
   it('starts workers for a trickling stdin, whose first rows go out before it ends', async () => {
     const { argv, file } = counted(['classify', '-', '--robots-dir', robots, '--agent', 'Googlebot']);
-    const child = spawn(process.execPath, [...argv, '--threads', '1', '--quiet'], {
+    const child = spawn(process.execPath, [...argv, '--threads', '2', '--quiet'], {
       env: { ...process.env, COUNT_THREADS_FILE: file },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -94,6 +94,32 @@ describe('classify starts threads only for work that needs them', () => {
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(stdout.split('\n')[2]).toBe('a.test,http://a.test/open,true,allowed_implicit,,,file,');
-    expect(threadsStarted(file)).toBe(1);
+    // The coordinator stays on the main thread with stdin: two workers.
+    expect(threadsStarted(file)).toBe(2);
+  });
+
+  it('judges an input of many batches with one thread in the coordinator, with the same output', async () => {
+    const input = path.join(dir, 'one-thread.csv');
+    const rows = Array.from(
+      { length: 3000 },
+      (_, i) => `a.test,http://a.test/${i % 2 ? 'private' : 'open'}/${i}`,
+    );
+    writeFileSync(input, `host,url\n${rows.join('\n')}\n`);
+    const outputs: string[] = [];
+    const started: number[] = [];
+    for (const threads of ['1', '2']) {
+      const output = path.join(dir, `one-thread-${threads}.out.csv`);
+      const { argv, file } = counted(['classify', input, '--robots-dir', robots, '--agent', 'Googlebot']);
+      const r = await runNode([...argv, '-o', output, '--threads', threads, '--quiet'], {
+        env: { COUNT_THREADS_FILE: file },
+      });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      outputs.push(readFileSync(output, 'utf8'));
+      started.push(threadsStarted(file));
+    }
+    expect(outputs[0]!.split('\n')[3000]).toBe(`a.test,http://a.test/private/2999,${VERDICT}`);
+    expect(outputs[0]).toBe(outputs[1]);
+    // One thread: the coordinator's, which judges the rows itself; two: the coordinator and two workers.
+    expect(started).toEqual([1, 3]);
   });
 });
