@@ -3,14 +3,9 @@ import { InvalidSuffixes, writeRows } from './batch-output.js';
 import { BatchRows, type RecordPlaces } from './batch-rows.js';
 import { CounterReports } from './counter-reports.js';
 import { FieldSplitter } from './field-split.js';
-import {
-  answerForeign,
-  type ForeignRequest,
-  type ForeignResponse,
-  type ForeignRows,
-} from './foreign-rows.js';
+import type { ForeignRequest, ForeignResponse } from './foreign-rows.js';
 import { OriginStore } from './origin-store.js';
-import { type Affinity, PeerRouting, SOLO } from './peer-routing.js';
+import { type Affinity, type PeerBatch, Peers, SOLO } from './peer-routing.js';
 import { type NeededOrigin, PolicyInstaller } from './policy-installer.js';
 import type { BatchStats, PolicyRequest, WirePolicy, WorkerConfig } from './protocol.js';
 import { parseQuotedRecords } from './quoted-records.js';
@@ -26,8 +21,8 @@ import { WorkStamps } from './work-stamps.js';
 interface BatchScan {
   /** Origins this worker owns but has no entry for, by key. */
   need: Map<string, NeededOrigin>;
-  /** Rows for each peer that owns their origin. */
-  foreign: (ForeignRows | null)[];
+  /** Rows for the peers that own their origin. */
+  peers: PeerBatch;
   blankLines: number;
   hostMismatch: number;
   /** As-of runs: what each row's time picked. */
@@ -60,7 +55,7 @@ export class BatchClassifier {
   private readonly shardCount: number;
   /** `--agent-column`: each row's own crawler, or null. */
   private readonly rowAgents: RowAgents | null;
-  private readonly peers: PeerRouting;
+  private readonly peers: Peers;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -76,33 +71,21 @@ export class BatchClassifier {
     this.rowAgents = (config.agentIndex ?? -1) >= 0 ? new RowAgents(config) : null;
     // As of a time, or with a row agent, every worker judges its own rows: a peer would need each row's
     // time or agent too.
-    this.peers = new PeerRouting(affinity, this.shardCount, config.asOf != null || this.rowAgents !== null);
-  }
-
-  /** Takes hot origins a peer owns into this worker's store (in the background; failures only cost speed). */
-  private adopt(list: ForeignResponse['adopt'], fetchPolicies: PolicyFetcher): void {
-    const stamp = this.work.begin();
-    this.installer
-      .ensure(list.keys, list.origins, stamp, (req) => fetchPolicies({ ...req, adopt: true }))
-      .catch(() => {})
-      .finally(() => this.work.end(stamp));
+    const judgeLocally = config.asOf != null || this.rowAgents !== null;
+    this.peers = new Peers(
+      affinity,
+      this.shardCount,
+      judgeLocally,
+      this.store,
+      this.installer,
+      this.work,
+      config.agents.length,
+    );
   }
 
   /** Judges rows a peer sent for origins this worker owns. */
-  async answer(req: ForeignRequest, fetchPolicies: PolicyFetcher): Promise<ForeignResponse> {
-    const stamp = this.work.begin();
-    try {
-      return await answerForeign(
-        req,
-        this.store,
-        this.installer,
-        this.config.agents.length,
-        stamp,
-        fetchPolicies,
-      );
-    } finally {
-      this.work.end(stamp);
-    }
+  answer(req: ForeignRequest, fetchPolicies: PolicyFetcher): Promise<ForeignResponse> {
+    return this.peers.answer(req, fetchPolicies);
   }
 
   /** Counters not reported with a batch yet (origins used by peers' rows after this worker's last batch). */
@@ -156,15 +139,14 @@ export class BatchClassifier {
     const w0 = performance.now();
     const own =
       scan.need.size > 0 ? this.installNeeded(rows, scan.need, stamp, fetchPolicies, scan.asOf) : null;
-    const answers = this.peers.ask(scan.foreign);
+    const exchange = scan.peers.exchange(fetchPolicies);
     if (own !== null) await own;
-    const responses = await Promise.all(answers);
-    for (const r of responses) if (r !== null && r.adopt.keys.length > 0) this.adopt(r.adopt, fetchPolicies);
+    const sent = await exchange;
     const first = base === undefined ? 0 : (await base) + 1;
     // Waiting for the record number is no work either.
-    const waited = own !== null || scan.foreign.some((f) => f !== null) || base !== undefined;
+    const waited = own !== null || sent || base !== undefined;
     const policyWaitMs = waited ? performance.now() - w0 : 0;
-    const result = this.emit(rows, bytes.length, scan, responses, into, first);
+    const result = this.emit(rows, bytes.length, scan, into, first);
     result.stats.policyWaitMs = policyWaitMs;
     result.stats.workMs = performance.now() - t0 - policyWaitMs;
     return result;
@@ -181,7 +163,7 @@ export class BatchClassifier {
     this.splitter.reset(text, cfg.delimiter);
     const scan: BatchScan = {
       need: new Map<string, NeededOrigin>(),
-      foreign: this.peers.newBatch(),
+      peers: this.peers.newBatch(),
       blankLines: 0,
       hostMismatch: 0,
       asOf: cfg.asOf == null ? null : new AsOfTally(),
@@ -314,10 +296,10 @@ export class BatchClassifier {
       rows.entries[i] = e;
       return;
     }
-    const owner = this.peers.route(scan.foreign, slot, hash);
+    const owner = scan.peers.route(slot, hash);
     if (owner >= 0) {
       rows.owners[i] = owner;
-      rows.foreignPos[i] = scan.foreign[owner]!.size - 1;
+      rows.foreignPos[i] = scan.peers.lastPlace;
       return;
     }
     rows.paths[i] = slot.path;
@@ -337,7 +319,6 @@ export class BatchClassifier {
     rows: BatchRows,
     inputBytes: number,
     scan: BatchScan,
-    responses: (ForeignResponse | null)[],
     into: ArrayBuffer | null,
     firstNumber: number,
   ): { output: Buffer; stats: BatchStats } {
@@ -346,7 +327,7 @@ export class BatchClassifier {
     const keepInvalid = this.shardRest === 0;
     const rowStats = writeRows(
       rows,
-      responses,
+      scan.peers,
       this.store,
       this.config,
       this.invalid,

@@ -1,7 +1,7 @@
 import type { BatchRows } from './batch-rows.js';
-import type { ForeignResponse } from './foreign-rows.js';
 import { matchRow } from './match-row.js';
 import type { OriginStore } from './origin-store.js';
+import type { PeerBatch } from './peer-routing.js';
 import type { WorkerConfig } from './protocol.js';
 import type { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
@@ -43,7 +43,7 @@ export class InvalidSuffixes {
  */
 export function writeRows(
   rows: BatchRows,
-  responses: (ForeignResponse | null)[],
+  peers: PeerBatch,
   store: OriginStore,
   config: WorkerConfig,
   invalid: InvalidSuffixes,
@@ -59,13 +59,6 @@ export function writeRows(
   const hasRewrites = rows.rewrites.size > 0;
   const classes = new Uint8Array(nAgents);
   const asOf = config.asOf != null;
-  // Per owner: where each row's text starts in the response.
-  const textStarts = responses.map((r) => {
-    if (r === null) return null;
-    const at = new Int32Array(r.lens.length + 1);
-    for (let k = 0; k < r.lens.length; k++) at[k + 1] = at[k]! + r.lens[k]!;
-    return at;
-  });
   for (let i = 0; i < rows.count; i++) {
     const owner = rows.owners[i]!;
     const code = rows.codes[i];
@@ -85,11 +78,9 @@ export function writeRows(
       continue;
     }
     if (owner >= 0) {
-      const r = responses[owner]!;
-      const at = textStarts[owner]!;
       const k = rows.foreignPos[i]!;
-      pieces.push(r.suffixes.slice(at[k], at[k + 1]));
-      stats.addClasses(r.classes, k * nAgents);
+      pieces.push(peers.text(owner, k));
+      stats.addClasses(peers.classes(owner), k * nAgents);
       continue;
     }
     const time = asOf ? rows.times[i]! : Number.NaN;

@@ -1,5 +1,17 @@
-import { type ForeignRequest, type ForeignResponse, ForeignRows, ownerOf } from './foreign-rows.js';
+import {
+  answerForeign,
+  type ForeignRequest,
+  type ForeignResponse,
+  ForeignRows,
+  ownerOf,
+} from './foreign-rows.js';
+import type { OriginStore } from './origin-store.js';
+import type { PolicyInstaller } from './policy-installer.js';
+import type { PolicyRequest, WirePolicy } from './protocol.js';
 import type { RowSlot } from './row-url.js';
+import type { WorkStamps } from './work-stamps.js';
+
+type PolicyFetcher = (req: PolicyRequest) => Promise<WirePolicy[]>;
 
 /** This worker's place among its peers, and how it sends rows to the owner of their origin. */
 export interface Affinity {
@@ -15,48 +27,142 @@ export const SOLO: Affinity = {
 };
 
 /**
- * Where a row of an origin this worker has no entry for goes: to the peer owning the origin, or nowhere
- * (judged here). A one-worker run, and a run whose rows carry what a peer would also need (a time, an
- * agent), route nothing.
+ * What one batch sends to peers and gets back. A one-worker run gets NO_PEERS' batch, which routes
+ * nothing, so the classifier's path is the same with and without peers.
  */
-export class PeerRouting {
+export interface PeerBatch {
+  /**
+   * Adds the row in `slot` to its owner's rows when a peer owns its origin and returns the owner (the
+   * row's place among them is then `lastPlace`); -1 when it is judged here. `hash`: the host's shard
+   * hash, or -1.
+   */
+  route(slot: RowSlot, hash: number): number;
+  readonly lastPlace: number;
+  /** Sends each peer its rows, all at once; resolves with whether any were sent, once all are answered. */
+  exchange(fetchPolicies: PolicyFetcher): Promise<boolean>;
+  /** The text appended to the k-th row sent to `owner`, and where its verdict classes are (row-major). */
+  text(owner: number, k: number): string;
+  classes(owner: number): Uint8Array;
+}
+
+const NO_PEER_BATCH: PeerBatch = {
+  route: () => -1,
+  lastPlace: -1,
+  exchange: () => Promise.resolve(false),
+  text: () => '',
+  classes: () => new Uint8Array(0),
+};
+
+/**
+ * Routing between workers ("foreign rows"): every origin has one owner thread (a hash of its host),
+ * which alone fetches its policy and compiles its rules; the other workers send it the rows of that
+ * origin, and adopt the origin once it is hot (see ADOPT_AFTER_ROWS). A one-worker run, and a run whose
+ * rows carry what a peer would also need (a time, an agent), route nothing.
+ */
+export class Peers {
   private readonly routes: boolean;
 
   constructor(
-    readonly affinity: Affinity,
+    private readonly affinity: Affinity,
     private readonly shardCount: number,
     judgeLocally: boolean,
+    private readonly store: OriginStore,
+    private readonly installer: PolicyInstaller,
+    private readonly work: WorkStamps,
+    private readonly agents: number,
   ) {
     this.routes = affinity.threads > 1 && !judgeLocally;
   }
 
-  /** The batch's rows per peer, all empty. */
-  newBatch(): (ForeignRows | null)[] {
-    return new Array<ForeignRows | null>(this.affinity.threads).fill(null);
+  newBatch(): PeerBatch {
+    return this.routes ? new RoutedBatch(this) : NO_PEER_BATCH;
   }
 
-  /**
-   * Adds the row in `slot` to its owner's rows when a peer owns its origin (the row's position there is
-   * then `foreign[owner].size - 1`) and returns the owner; -1 when it is judged here. `hash`: the host's
-   * shard hash, or -1.
-   */
-  route(foreign: (ForeignRows | null)[], slot: RowSlot, hash: number): number {
-    if (!this.routes) return -1;
-    const { self, threads } = this.affinity;
+  /** The owner of a host among the workers. */
+  ownerOf(host: string, hash: number): number {
+    const { threads } = this.affinity;
     // A shard's hosts share their hash modulo N: the owner comes from the rest of the hash.
-    const owner = hash < 0 ? ownerOf(slot.host, threads) : Math.floor(hash / this.shardCount) % threads;
-    if (owner === self) return -1;
-    let toOwner = foreign[owner];
+    return hash < 0 ? ownerOf(host, threads) : Math.floor(hash / this.shardCount) % threads;
+  }
+
+  get self(): number {
+    return this.affinity.self;
+  }
+
+  ask(owner: number, req: ForeignRequest): Promise<ForeignResponse> {
+    return this.affinity.ask(owner, req);
+  }
+
+  /** Judges rows a peer sent for origins this worker owns. */
+  async answer(req: ForeignRequest, fetchPolicies: PolicyFetcher): Promise<ForeignResponse> {
+    const stamp = this.work.begin();
+    try {
+      return await answerForeign(req, this.store, this.installer, this.agents, stamp, fetchPolicies);
+    } finally {
+      this.work.end(stamp);
+    }
+  }
+
+  /** Takes hot origins a peer owns into this worker's store (in the background; failures only cost speed). */
+  adopt(list: ForeignResponse['adopt'], fetchPolicies: PolicyFetcher): void {
+    const stamp = this.work.begin();
+    this.installer
+      .ensure(list.keys, list.origins, stamp, (req) => fetchPolicies({ ...req, adopt: true }))
+      .catch(() => {})
+      .finally(() => this.work.end(stamp));
+  }
+}
+
+/** The rows of one batch for each peer, and the peers' answers. */
+class RoutedBatch implements PeerBatch {
+  private readonly rows: (ForeignRows | null)[];
+  private responses: (ForeignResponse | null)[] = [];
+  /** Per owner: where each row's text starts in its response. */
+  private textStarts: (Int32Array | null)[] = [];
+  lastPlace = -1;
+
+  constructor(private readonly peers: Peers) {
+    this.rows = new Array<ForeignRows | null>(0);
+  }
+
+  route(slot: RowSlot, hash: number): number {
+    const owner = this.peers.ownerOf(slot.host, hash);
+    if (owner === this.peers.self) return -1;
+    let toOwner = this.rows[owner];
     if (!toOwner) {
       toOwner = new ForeignRows();
-      foreign[owner] = toOwner;
+      this.rows[owner] = toOwner;
     }
     toOwner.add(slot);
+    this.lastPlace = toOwner.size - 1;
     return owner;
   }
 
-  /** Sends each peer its rows, all at once. */
-  ask(foreign: readonly (ForeignRows | null)[]): (Promise<ForeignResponse> | null)[] {
-    return foreign.map((f, owner) => (f === null ? null : this.affinity.ask(owner, f.request())));
+  async exchange(fetchPolicies: PolicyFetcher): Promise<boolean> {
+    const asked: Promise<ForeignResponse | null>[] = [];
+    for (let owner = 0; owner < this.rows.length; owner++) {
+      const f = this.rows[owner];
+      asked.push(f ? this.peers.ask(owner, f.request()) : Promise.resolve(null));
+    }
+    if (asked.length === 0) return false;
+    this.responses = await Promise.all(asked);
+    this.textStarts = this.responses.map((r) => {
+      if (r === null) return null;
+      const at = new Int32Array(r.lens.length + 1);
+      for (let k = 0; k < r.lens.length; k++) at[k + 1] = at[k]! + r.lens[k]!;
+      return at;
+    });
+    for (const r of this.responses)
+      if (r !== null && r.adopt.keys.length > 0) this.peers.adopt(r.adopt, fetchPolicies);
+    return true;
+  }
+
+  text(owner: number, k: number): string {
+    const at = this.textStarts[owner]!;
+    return this.responses[owner]!.suffixes.slice(at[k], at[k + 1]);
+  }
+
+  classes(owner: number): Uint8Array {
+    return this.responses[owner]!.classes;
   }
 }
