@@ -22,8 +22,12 @@ export async function alternate(configs, repeat) {
   return runsOf;
 }
 
-/** The median (the upper one of an even count, as the older benches report). */
-export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median; of an even count, the mean of the two middle values. */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
 
 /** A configuration's runs summed up: median CPU and wall, maximum peak RSS. */
 export function summary(runs) {
