@@ -174,7 +174,8 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
      */
     const startPool = async (wholeInput: boolean) => {
       const resolve = (req: PolicyRequest) => broker.resolve(req);
-      if (wholeInput || threads === 1) return new (await import('./in-thread-pool.js')).InThreadPool(config, resolve);
+      if (wholeInput || threads === 1)
+        return new (await import('./in-thread-pool.js')).InThreadPool(config, resolve);
       return new (await import('./worker-pool.js')).ClassifyPool(config, threads, tasksPerWorker, resolve);
     };
     const summary = new SummaryBuilder(agents, agentIndex >= 0);
