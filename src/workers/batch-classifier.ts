@@ -90,7 +90,7 @@ export class BatchClassifier {
 
   /** Counters not reported with a batch yet (origins used by peers' rows after this worker's last batch). */
   flush(): BatchStats {
-    return this.reports.collect(new RowStats(this.config.agents.length), 0, true);
+    return this.reports.collect(new RowStats(this.config.agents.length), 0, true, true);
   }
 
   /**

@@ -126,9 +126,9 @@ export class OriginStore {
     this.dirtyList.push(e);
   }
 
-  /** Hands over (and forgets) the origins with counters to report. */
-  drainDirty(): OriginEntry[] {
-    const list = this.dirtyList.splice(0);
+  /** Hands over (and forgets) the origins with counters to report, at most `max` of them. */
+  drainDirty(max = Number.POSITIVE_INFINITY): OriginEntry[] {
+    const list = this.dirtyList.length <= max ? this.dirtyList.splice(0) : this.dirtyList.splice(0, max);
     for (const e of list) e.dirty = false;
     return list;
   }
