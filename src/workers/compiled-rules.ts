@@ -17,7 +17,7 @@ export interface CompiledSlot {
    * `*` for all of them); `lead[a] === a` for the first of each. One decision per row serves them all.
    */
   lead: Int32Array;
-  /** Every agent follows agent 0: a row's verdict text depends on one decision only. */
+  /** There are agents, and every one follows agent 0: a row's verdict text depends on one decision only. */
   allSame: boolean;
   /** With a row agent (`--agent-column`): the whole parsed body, to compile any agent's rules from. */
   parsed: RobotsTxt | null;
@@ -78,7 +78,7 @@ export class CompiledRuleSets {
     // Agents that select the same groups share one compiled set: count it once.
     let cost = COST_BASE + (parsed === null ? 0 : body.byteLength * PARSED_COST_PER_BYTE);
     const lead = new Int32Array(rules.length);
-    let allSame = true;
+    let allSame = rules.length > 0;
     for (let a = 0; a < rules.length; a++) {
       let l = 0;
       while (l < a && !sameRuleSet(rules[l]!, rules[a]!)) l++;

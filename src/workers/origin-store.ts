@@ -247,8 +247,7 @@ export class OriginStore {
       slot,
       used: stamp,
       dirty: false,
-      parts:
-        agents.length > 1 && slot !== null && !slot.allSame ? byLead(slot, () => []) : this.shared.noParts,
+      parts: agents.length > 1 && slot !== null ? byLead(slot, () => []) : this.shared.noParts,
       tail,
       full: fixed?.full ?? [],
       disallowed:
