@@ -165,6 +165,18 @@ abstract class CompiledBase implements CompiledRules {
     const rank = this.decideUrl(url);
     return rank < 0 ? IMPLICIT : (this.decisions[rank] ?? this.set.decision(rank));
   }
+
+  static shareSet(a: CompiledBase, b: CompiledBase): boolean {
+    return a.set === b.set;
+  }
+}
+
+/**
+ * Whether two compiled forms decide every path alike by one rule set: those of agents of one parse that
+ * select the same groups. Their decisions, ranks and rule texts are then the same for every path.
+ */
+export function sameRuleSet(a: CompiledRules, b: CompiledRules): boolean {
+  return a === b || (a instanceof CompiledBase && b instanceof CompiledBase && CompiledBase.shareSet(a, b));
 }
 
 /**

@@ -143,10 +143,17 @@ export class SummaryBuilder {
     });
     if (s.asOf !== undefined) this.addAsOf(s.asOf);
     if (s.rowAgents !== undefined) this.rowAgents?.add(s.rowAgents);
-    for (const [a, origin, n] of s.disallowedHosts) this.hosts[a]!.add(origin, origin, n);
+    for (const [a, origin, n] of s.disallowedHosts) {
+      if (typeof a === 'number') this.hosts[a]!.add(origin, origin, n);
+      else for (const x of a) this.hosts[x]!.add(origin, origin, n);
+    }
     for (const [a, origin, line, rule, n] of s.rules) {
       // With the rule text: versions of one robots.txt (as of a time) hold other rules at the same line.
-      this.rules[a]!.add(`${origin}\n${line}\n${rule}`, { origin, line, rule }, n);
+      const key = `${origin}\n${line}\n${rule}`;
+      const item = { origin, line, rule };
+      // Agents that decided alike come as one entry: one key and item for all their counters.
+      if (typeof a === 'number') this.rules[a]!.add(key, item, n);
+      else for (const x of a) this.rules[x]!.add(key, item, n);
     }
   }
 

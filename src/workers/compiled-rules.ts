@@ -1,3 +1,4 @@
+import { sameRuleSet } from '../core/compile.js';
 import { type CompiledRules, compileRobotsTxt, parseRobotsTxt, type RobotsTxt } from '../core/index.js';
 import type { WirePolicy } from './protocol.js';
 
@@ -11,6 +12,13 @@ export interface CompiledSlot {
   sha: string;
   /** null once evicted: origins still pointing here must ask again. */
   rules: CompiledRules[] | null;
+  /**
+   * Per agent, the first agent whose rules decide alike (the same groups selected: most files have only
+   * `*` for all of them); `lead[a] === a` for the first of each. One decision per row serves them all.
+   */
+  lead: Int32Array;
+  /** There are agents, and every one follows agent 0: a row's verdict text depends on one decision only. */
+  allSame: boolean;
   /** With a row agent (`--agent-column`): the whole parsed body, to compile any agent's rules from. */
   parsed: RobotsTxt | null;
   cost: number;
@@ -69,8 +77,18 @@ export class CompiledRuleSets {
     this.compiles++;
     // Agents that select the same groups share one compiled set: count it once.
     let cost = COST_BASE + (parsed === null ? 0 : body.byteLength * PARSED_COST_PER_BYTE);
-    for (const r of new Set(rules)) cost += r.byteSize;
-    const slot: CompiledSlot = { sha, rules, parsed, cost, used: stamp };
+    const lead = new Int32Array(rules.length);
+    let allSame = rules.length > 0;
+    for (let a = 0; a < rules.length; a++) {
+      let l = 0;
+      while (l < a && !sameRuleSet(rules[l]!, rules[a]!)) l++;
+      lead[a] = l;
+      // A follower uses its lead's object: it decides alike, and one object per set is kept.
+      if (l === a) cost += rules[a]!.byteSize;
+      else rules[a] = rules[l]!;
+      if (l !== 0) allSame = false;
+    }
+    const slot: CompiledSlot = { sha, rules, lead, allSame, parsed, cost, used: stamp };
     this.compiled.set(sha, slot);
     this.cost += slot.cost;
     if (this.cost > this.evictAt) this.evict();

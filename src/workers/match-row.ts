@@ -1,3 +1,4 @@
+import { matchAgents } from './match-agents.js';
 import type { OriginEntry, OriginStore } from './origin-store.js';
 import {
   GRACE_CLASS,
@@ -49,19 +50,7 @@ export function matchRow(
     classes[at] = c;
     return store.full(e, idx);
   }
-  let s = '';
-  let graced = false;
-  for (let a = 0; a < agents; a++) {
-    const idx = rules[a]!.decide(path);
-    const c = count(store, e, a, idx);
-    classes[at + a] = c;
-    if (c === V_DISALLOWED_EXPLICIT && e.version >= 0 && store.inGrace(e, a, path, time)) {
-      classes[at + a] = c | GRACE_CLASS;
-      graced = true;
-    }
-    s += store.part(e, a, idx);
-  }
-  return graced ? store.texts.graced(e, classes, at, path) : s + e.tail;
+  return matchAgents(store, e, path, agents, classes, at, time);
 }
 
 function count(store: OriginStore, e: OriginEntry, a: number, idx: number): number {

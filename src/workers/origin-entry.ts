@@ -20,14 +20,15 @@ export interface OriginEntry {
   /** In the store's list of origins with counters to report. */
   dirty: boolean;
   /** Output text is kept as latin1 strings holding UTF-8 bytes (the worker works in byte space). */
-  /** With several agents, per agent: `,allowed,verdict,rule_line,rule` by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS). */
+  /** With several agents, per agent (one array for agents that decide alike): `,allowed,verdict,rule_line,rule` by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS). */
   parts: string[][];
   /** `,robots_status,error_code[,evidence]` and the line end. */
   tail: string;
-  /** With one agent: part + tail by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS); with a fixed verdict: [0] for every row (shared, never written). */
+  /** With one agent, or several that all decide alike: the parts + tail by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS); with a fixed verdict: [0] for every row (shared, never written). */
   full: string[];
   /** Counters of the current batch: disallowed rows per agent (not a typed array: ~250 B less per origin). */
   disallowed: number[];
+  /** Per agent; agents that decide alike share one. */
   ruleHits: RuleHits[];
   /** The rules `ruleHits` index into, held until reported (the slot may be evicted meanwhile). */
   hitRules: CompiledRules[] | null;

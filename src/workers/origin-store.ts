@@ -247,7 +247,7 @@ export class OriginStore {
       slot,
       used: stamp,
       dirty: false,
-      parts: agents.length > 1 && slot !== null ? agents.map(() => []) : this.shared.noParts,
+      parts: agents.length > 1 && slot !== null ? byLead(slot, () => []) : this.shared.noParts,
       tail,
       full: fixed?.full ?? [],
       disallowed:
@@ -255,7 +255,7 @@ export class OriginStore {
           ? this.shared.noCounts
           : new Array<number>(agents.length).fill(0),
       ruleHits:
-        slot === null ? this.shared.noHits : agents.map((_, a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
+        slot === null ? this.shared.noHits : byLead(slot, (a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
       hitRules: null,
       served: 0,
       shared: false,
@@ -371,4 +371,11 @@ export class OriginStore {
   full(e: OriginEntry, idx: number): string {
     return this.texts.full(e, idx);
   }
+}
+
+/** One `make(a)` per lead agent of the slot, shared by the agents that decide alike (see CompiledSlot.lead). */
+function byLead<T>(slot: CompiledSlot, make: (a: number) => T): T[] {
+  const out: T[] = [];
+  for (let a = 0; a < slot.lead.length; a++) out.push(slot.lead[a] === a ? make(a) : out[slot.lead[a]!]!);
+  return out;
 }

@@ -169,10 +169,10 @@ export interface BatchStats {
   invalid: [string, number][];
   /** Per agent, rows by verdict index (see VERDICTS). */
   verdicts: number[][];
-  /** [agent index, origin key, disallowed rows] */
-  disallowedHosts: [number, string, number][];
-  /** [agent index, origin key, rule line, rule, rows] for explicit decisions. */
-  rules: [number, string, number, string, number][];
+  /** [agent index, or the indexes of agents with the same count, origin key, disallowed rows] */
+  disallowedHosts: [number | number[], string, number][];
+  /** [agent index or indexes (agents that decide alike), origin key, rule line, rule, rows] for explicit decisions. */
+  rules: [number | number[], string, number, string, number][];
   /** First invalid rows of the batch: [record index among the records the batch stands for, code]. */
   invalidExamples: [number, string][];
   /** Milliseconds the worker spent working on the batch, and waiting for policies. */

@@ -15,10 +15,12 @@ export class RowStats {
   /** As of a time: disallowed rows per agent that a version in force within the grace allowed. */
   private readonly grace: Float64Array;
   private graced = false;
+  private readonly everyAgent: number[];
 
   constructor(private readonly agents: number) {
     this.counts = new Float64Array(agents * NV);
     this.grace = new Float64Array(agents);
+    this.everyAgent = Array.from({ length: agents }, (_, a) => a);
   }
 
   invalidRow(i: number, code: string): void {
@@ -39,6 +41,22 @@ export class RowStats {
     }
   }
 
+  /**
+   * Agent `a` alone, or with the later agents `same` holds for: one counter entry for agents whose
+   * counts are the same (most often every agent: one decision per row serves them all).
+   */
+  private agentsLike(a: number, same: (b: number) => boolean): number | number[] {
+    let group: number[] | null = null;
+    for (let b = a + 1; b < this.agents; b++) {
+      if (!same(b)) continue;
+      group ??= [a];
+      group.push(b);
+    }
+    if (group === null) return a;
+    // One array for every agent: sent once per message (the structured clone keeps shared references).
+    return group.length === this.agents ? this.everyAgent : group;
+  }
+
   /** Grace rows per agent, or null when there were none. */
   graceCounts(): number[] | null {
     return this.graced ? Array.from(this.grace) : null;
@@ -49,16 +67,24 @@ export class RowStats {
     const verdicts: number[][] = [];
     for (let a = 0; a < this.agents; a++)
       verdicts.push(Array.from(this.counts.subarray(a * NV, (a + 1) * NV)));
-    const disallowedHosts: [number, string, number][] = [];
-    const rules: [number, string, number, string, number][] = [];
+    const disallowedHosts: BatchStats['disallowedHosts'] = [];
+    const rules: BatchStats['rules'] = [];
+    const n = this.agents;
     for (const e of dirty) {
-      for (let a = 0; a < this.agents; a++) {
-        if (e.disallowed[a]! > 0) disallowedHosts.push([a, e.key, e.disallowed[a]!]);
-        e.disallowed[a] = 0;
+      const counts = e.disallowed;
+      for (let a = 0; a < n; a++) {
+        const d = counts[a]!;
+        if (d === 0) continue;
+        disallowedHosts.push([this.agentsLike(a, (b) => counts[b] === d), e.key, d]);
+        for (let b = a; b < n; b++) if (counts[b] === d) counts[b] = 0;
+      }
+      for (let a = 0; a < n; a++) {
+        // Agents that decide alike share one counter: drained at the first, its hits count for each.
         const hits = e.ruleHits[a]!;
         if (hits.empty) continue;
+        const agents = this.agentsLike(a, (b) => e.ruleHits[b] === hits);
         const set = e.hitRules![a]!;
-        for (const [idx, c] of hits.drain()) rules.push([a, e.key, set.lineAt(idx), set.ruleAt(idx), c]);
+        for (const [idx, c] of hits.drain()) rules.push([agents, e.key, set.lineAt(idx), set.ruleAt(idx), c]);
       }
       e.hitRules = null;
     }

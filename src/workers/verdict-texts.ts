@@ -185,6 +185,21 @@ export class VerdictTexts {
     return bytesText(this.d + agentPart(verdict, r.lineAt(idx), r.ruleAt(idx), this.d) + grace);
   }
 
+  /**
+   * With several agents that all decide by one rule set: the whole suffix for decision `idx`, every
+   * agent's columns the same (cached in the entry's `full`, which only one agent uses otherwise).
+   */
+  fullOfAll(e: OriginEntry, idx: number): string {
+    const k = cacheSlot(e, 0, idx);
+    if (k < 0) return this.partText(e, 0, idx).repeat(this.config.agents.length) + e.tail;
+    const cached = e.full[k];
+    if (cached !== undefined) return cached;
+    const text = flatText(this.partText(e, 0, idx).repeat(this.config.agents.length) + e.tail);
+    const s = idx < 0 || k === NEAR_RANKS ? this.shared(text) : text;
+    e.full[k] = s;
+    return s;
+  }
+
   /** With one agent: the whole suffix for decision `idx`. */
   full(e: OriginEntry, idx: number): string {
     const k = cacheSlot(e, 0, idx);

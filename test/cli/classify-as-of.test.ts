@@ -41,6 +41,14 @@ beforeAll(() => {
   // b.example: no robots.txt (404) from Jan 3; unreachable (503) from Jan 20.
   see(cache, 'https://b.example', D + 2 * DAY, null, 404);
   see(cache, 'https://b.example', D + 19 * DAY, null, 503);
+  // d.example: GPTBot has a group of its own; /b blocked for every agent from Jan 11.
+  see(cache, 'https://d.example', D, 'User-agent: *\nDisallow: /a\n\nUser-agent: GPTBot\nDisallow: /g\n');
+  see(
+    cache,
+    'https://d.example',
+    D + 10 * DAY,
+    'User-agent: *\nDisallow: /b\n\nUser-agent: GPTBot\nDisallow: /g\nDisallow: /b\n',
+  );
   cache.flush();
   cache.close();
 });
@@ -111,6 +119,45 @@ describe('classify as of a time (--at-column, --as-of)', () => {
       ['Disallow: /new', 2],
       ['Disallow: /old', 1],
     ]);
+  });
+
+  it('gives each of several agents its grace, whether agents share their groups or not', async () => {
+    const input = write(
+      'agents.csv',
+      [
+        'time,host,url',
+        '2024-01-11T12:00:00Z,d.example,https://d.example/b',
+        '2024-01-11T12:00:00Z,d.example,https://d.example/g',
+        '2024-01-11T12:00:00Z,a.example,https://a.example/new/x',
+        '2024-01-12T12:00:00Z,d.example,https://d.example/b',
+        '',
+      ].join('\n'),
+    );
+    const summaryPath = path.join(dir, 'agents.json');
+    const r = await runCli([
+      'classify',
+      input,
+      '--cache',
+      cachePath,
+      '--at-column',
+      'time',
+      '--summary',
+      summaryPath,
+      '--quiet',
+      ...['--agent', 'Googlebot', '--agent', 'GPTBot', '--agent', 'Bingbot'],
+    ]);
+    expect(r.code).toBe(0);
+    const newX = 'false,disallowed_explicit,2,Disallow: /new,true';
+    expect(r.stdout.trimEnd().split('\n').slice(1)).toEqual([
+      '2024-01-11T12:00:00Z,d.example,https://d.example/b,false,disallowed_explicit,2,Disallow: /b,true,false,disallowed_explicit,6,Disallow: /b,true,false,disallowed_explicit,2,Disallow: /b,true,200,',
+      '2024-01-11T12:00:00Z,d.example,https://d.example/g,true,allowed_implicit,,,,false,disallowed_explicit,5,Disallow: /g,false,true,allowed_implicit,,,,200,',
+      `2024-01-11T12:00:00Z,a.example,https://a.example/new/x,${newX},${newX},${newX},200,`,
+      '2024-01-12T12:00:00Z,d.example,https://d.example/b,false,disallowed_explicit,2,Disallow: /b,false,false,disallowed_explicit,6,Disallow: /b,false,false,disallowed_explicit,2,Disallow: /b,false,200,',
+    ]);
+    const s = JSON.parse(readFileSync(summaryPath, 'utf8'));
+    expect(s.asOf.grace).toEqual({ Googlebot: 2, GPTBot: 2, Bingbot: 2 });
+    expect(s.verdicts.GPTBot.disallowed_explicit).toBe(4);
+    expect(s.verdicts.Bingbot.disallowed_explicit).toBe(3);
   });
 
   it('gives the same output with one worker and with several', async () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toBinary } from '../../src/core/bytes.js';
-import { selectGroups } from '../../src/core/compile.js';
-import { parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
+import { sameRuleSet, selectGroups } from '../../src/core/compile.js';
+import { compileRobotsTxt, parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
 import { parseBinary } from '../../src/core/parse.js';
 import { matchPattern } from '../../src/core/pattern.js';
 
@@ -14,6 +14,27 @@ describe('selectGroups', () => {
     expect(selectGroups(groups, 'a')).toEqual({ specific: true, groups: [groups[1]] });
     expect(selectGroups(groups, 'b')).toEqual({ specific: true, groups: [groups[2]] });
     expect(selectGroups(groups, 'z')).toEqual({ specific: false, groups: [groups[0], groups[1]] });
+  });
+});
+
+describe('sameRuleSet', () => {
+  const body =
+    'User-agent: *\nDisallow: /all\n\nUser-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: Bingbot\nDisallow: /b\n';
+  it('holds for agents that select the same groups of one body, and for no other pair', () => {
+    const [google, other, gpt, cc, bing] = compileRobotsTxt(body, [
+      'Googlebot',
+      'OtherBot',
+      'GPTBot',
+      'CCBot',
+      'Bingbot',
+    ]);
+    expect(sameRuleSet(google!, other!)).toBe(true);
+    expect(sameRuleSet(gpt!, cc!)).toBe(true);
+    expect(sameRuleSet(google!, gpt!)).toBe(false);
+    expect(sameRuleSet(bing!, google!)).toBe(false);
+    expect(sameRuleSet(bing!, bing!)).toBe(true);
+    // Two parses of one body: alike, but not one set.
+    expect(sameRuleSet(google!, compileRobotsTxt(body, ['Googlebot'])[0]!)).toBe(false);
   });
 });
 

@@ -219,6 +219,38 @@ describe('classify (library)', () => {
     expect(Object.keys(s.timing)).toEqual(['wallMs', 'readingMs', 'fetchingMs', 'matchingMs', 'writingMs']);
   });
 
+  it('counts top hosts and rules per agent when agents decide alike', async () => {
+    const d = tempDir();
+    const robotsDir = writeRobots(d, {
+      'm.example.txt':
+        'User-agent: *\nDisallow: /all\n\nUser-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n',
+      'b.example.txt': 'User-agent: *\nDisallow: /b\n',
+    });
+    const input = path.join(d, 'in.csv');
+    writeFileSync(
+      input,
+      'host,url\nm.example,/all/1\nm.example,/x\nb.example,/b\nb.example,/b/2\nb.example,/c\n',
+    );
+    const file = path.join(d, 's.json');
+    const agents = ['Googlebot', 'Bingbot', 'GPTBot', 'CCBot'];
+    await classify({ input, output: path.join(d, 'out.csv'), agents, robotsDir, summary: file });
+    const s = JSON.parse(readFileSync(file, 'utf8'));
+    const hosts = (a: string) =>
+      s.topDisallowedHosts[a].map((h: { origin: string; rows: number }) => `${h.origin}=${h.rows}`);
+    const rules = (a: string) =>
+      s.topRules[a].map(
+        (r: { origin: string; line: number; rows: number }) => `${r.origin}:${r.line}=${r.rows}`,
+      );
+    for (const a of ['Googlebot', 'Bingbot']) {
+      expect(hosts(a)).toEqual(['https://b.example=2', 'https://m.example=1']);
+      expect(rules(a)).toEqual(['https://b.example:2=2', 'https://m.example:2=1']);
+    }
+    for (const a of ['GPTBot', 'CCBot']) {
+      expect(hosts(a)).toEqual(['https://b.example=2', 'https://m.example=2']);
+      expect(rules(a)).toEqual(['https://b.example:2=2', 'https://m.example:6=2']);
+    }
+  });
+
   it.each([
     ['classify', classify, 200_000],
     ['classifyInThread', classifyInThread, 300_000],

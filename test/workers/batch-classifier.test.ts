@@ -175,6 +175,52 @@ describe('BatchClassifier', () => {
     ]);
   });
 
+  it('judges agents that select the same groups once, and counts each agent as if judged alone', async () => {
+    const c = new BatchClassifier(config({ agents: ['Googlebot', 'Bingbot', 'GPTBot', 'CCBot'] }));
+    const { fetch } = dirFetcher(
+      robotsDir({
+        ...ROBOTS,
+        'm.example.txt':
+          'User-agent: *\nDisallow: /all\nAllow: /all/ok\n\nUser-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n',
+      }),
+    );
+    const input = 'm.example,/all/x\nm.example,/all/ok\nb.example,/x\nm.example,/free\nb.example,/y\n';
+    const { output, stats } = await c.classify(Buffer.from(input), fetch);
+    const ok = 'true,allowed_explicit,3,Allow: /all/ok';
+    const all = 'false,disallowed_explicit,2,Disallow: /all';
+    const root = 'false,disallowed_explicit,7,Disallow: /';
+    const slash = 'false,disallowed_explicit,2,Disallow: /';
+    const free = 'true,allowed_implicit,,';
+    expect(output.toString().split('\n')).toEqual([
+      `m.example,/all/x,${all},${all},${root},${root},file,`,
+      `m.example,/all/ok,${ok},${ok},${root},${root},file,`,
+      `b.example,/x,${slash},${slash},${slash},${slash},file,`,
+      `m.example,/free,${free},${free},${root},${root},file,`,
+      `b.example,/y,${slash},${slash},${slash},${slash},file,`,
+      '',
+    ]);
+    // verdicts[agent][index in VERDICTS]: allowed_implicit 0, allowed_explicit 1, disallowed_explicit 2.
+    expect(stats.verdicts.map((v) => v.slice(0, 3))).toEqual([
+      [1, 1, 3],
+      [1, 1, 3],
+      [0, 0, 5],
+      [0, 0, 5],
+    ]);
+    const { disallowedHosts, rules } = c.flush();
+    // One entry for agents with the same count or the same decisions, naming each of them.
+    expect(disallowedHosts).toEqual([
+      [[0, 1], 'https://m.example', 1],
+      [[2, 3], 'https://m.example', 3],
+      [[0, 1, 2, 3], 'https://b.example', 2],
+    ]);
+    expect(rules).toEqual([
+      [[0, 1], 'https://m.example', 2, 'Disallow: /all', 1],
+      [[0, 1], 'https://m.example', 3, 'Allow: /all/ok', 1],
+      [[2, 3], 'https://m.example', 7, 'Disallow: /', 3],
+      [[0, 1, 2, 3], 'https://b.example', 2, 'Disallow: /', 2],
+    ]);
+  });
+
   it('keeps batches that interleave apart (each waits for its own policies)', async () => {
     const c = new BatchClassifier(config());
     const { fetch } = dirFetcher(dir);
@@ -221,7 +267,7 @@ describe('BatchClassifier', () => {
     const { fetch } = dirFetcher(robotsDir(files));
     const reported = new Map<string, number>();
     let beforeFlush = 0;
-    const add = (list: [number, string, number][]) => {
+    const add = (list: [number | number[], string, number][]) => {
       for (const [, origin, n] of list) reported.set(origin, (reported.get(origin) ?? 0) + n);
     };
     for (let b = 0; b < 10; b++) {
