@@ -59,7 +59,7 @@ describe('robots-dir reader (the workers read policy files themselves)', () => {
     const o = { scheme: 'https', host: 'big.example', port: 443 } as const;
     const read = readRobotsFile(dir, o);
     expect(read).toMatchObject({ kind: 'file', truncated: true });
-    expect(read.kind === 'file' && read.body.length).toBe(500 * 1024);
+    expect(read.kind === 'file' && read.body?.length).toBe(500 * 1024);
     expect(dirWirePolicy(keyOf(o), o, read, 0).truncated).toBe(true);
     expect(dirWirePolicy('k', origins[0]!, readRobotsFile(dir, origins[0]!), 0).truncated).toBe(false);
   });
