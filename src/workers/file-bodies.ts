@@ -7,6 +7,7 @@ const MAX_FILES = 32_768;
 interface KnownBody {
   sha256: string;
   truncated: boolean;
+  dev: number;
   size: number;
   mtimeMs: number;
   ctimeMs: number;
@@ -19,7 +20,8 @@ interface KnownBody {
  * has a newer mtime or ctime, so it is read again.
  */
 export class FileBodies {
-  private readonly byFile = new Map<string, KnownBody>();
+  /** By inode number (a number key: no string per lookup); the device and the rest are checked. */
+  private readonly byFile = new Map<number, KnownBody>();
   /**
    * Set by the worker: true when rules of this body are compiled, and then kept for the unit of work
    * in flight (the policy is installed with its sha256 only). Null: every file is read.
@@ -29,8 +31,8 @@ export class FileBodies {
   /** The known body of the file `st` describes, if its rules are compiled; undefined: read it. */
   reuse(st: Stats): KnownBody | undefined {
     if (this.compiled === null) return undefined;
-    const known = this.byFile.get(`${st.dev}:${st.ino}`);
-    if (known === undefined || known.size !== st.size) return undefined;
+    const known = this.byFile.get(st.ino);
+    if (known === undefined || known.dev !== st.dev || known.size !== st.size) return undefined;
     if (known.mtimeMs !== st.mtimeMs || known.ctimeMs !== st.ctimeMs) return undefined;
     return this.compiled(known.sha256) ? known : undefined;
   }
@@ -39,7 +41,7 @@ export class FileBodies {
   learn(st: Stats, sha256: string, truncated: boolean): void {
     if (this.compiled === null) return;
     if (this.byFile.size >= MAX_FILES) this.byFile.clear();
-    const { size, mtimeMs, ctimeMs } = st;
-    this.byFile.set(`${st.dev}:${st.ino}`, { sha256, truncated, size, mtimeMs, ctimeMs });
+    const { dev, size, mtimeMs, ctimeMs } = st;
+    this.byFile.set(st.ino, { sha256, truncated, dev, size, mtimeMs, ctimeMs });
   }
 }

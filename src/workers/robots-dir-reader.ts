@@ -129,9 +129,17 @@ const MISSING_POLICY: DirPolicy = Object.freeze({
   truncated: false,
 });
 
+/** An absolute POSIX path of plain segments (none starting with a dot): its file URL needs no escaping. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)+$/;
+
+/** `pathToFileURL(file).href`, without building a URL for the plain paths most files have (≈ 7 µs each). */
+export function fileHref(file: string): string {
+  return path.sep === '/' && PLAIN_PATH.test(file) ? `file://${file}` : pathToFileURL(file).href;
+}
+
 export function dirPolicy(read: DirRead): DirPolicy {
   if (read.kind === 'missing') return MISSING_POLICY;
-  const finalUrl = pathToFileURL(read.file).href;
+  const finalUrl = fileHref(read.file);
   if (read.kind === 'unreadable') {
     return {
       outcome: 'unreachable',
