@@ -32,6 +32,8 @@ export class InThreadPool {
     this.numbering = config.rowNumber === true ? new RecordNumbering() : null;
     this.classifier = new BatchClassifier(config);
     this.classifier.store.missingProbe = dir;
+    const store = this.classifier.store;
+    if (dir !== null) dir.bodies.compiled = (sha) => store.holdCompiled(sha);
   }
 
   async run(

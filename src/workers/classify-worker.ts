@@ -55,6 +55,7 @@ function init(task: InitTask): void {
   classifier = new BatchClassifier(config, affinity);
   // Origins the directory has no file for are judged at once, without asking for a policy.
   classifier.store.missingProbe = dir;
+  if (dir !== null) dir.bodies.compiled = (sha) => classifier!.store.holdCompiled(sha);
 }
 
 export default async function classifyTask(task: WorkerTask): Promise<unknown> {

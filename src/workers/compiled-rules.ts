@@ -24,6 +24,14 @@ export interface CompiledSlot {
   cost: number;
   /** Latest batch stamp that used it. */
   used: number;
+  /**
+   * Verdict texts cached for the origins serving this body (OriginEntry's `full` and `parts`): they
+   * depend only on the rules and the tail, so origins with the same tail share one cache, not a copy each.
+   */
+  full: string[] | null;
+  /** The tail `full` was made with. */
+  fullTail: string | null;
+  parts: string[][] | null;
 }
 
 /**
@@ -60,6 +68,14 @@ export class CompiledRuleSets {
     this.evictAt = this.budget;
   }
 
+  /** True when rules of this body are compiled; they are then kept for batch `stamp`. */
+  hold(sha: string, stamp: number): boolean {
+    const hit = this.compiled.get(sha);
+    if (hit === undefined || hit.rules === null) return false;
+    if (hit.used < stamp) hit.used = stamp;
+    return true;
+  }
+
   /** The compiled rules of a parsed policy's body, compiled once per body while kept. */
   get(p: WirePolicy, stamp: number): CompiledSlot {
     const sha = p.sha256 ?? `nosha:${p.key}`;
@@ -68,6 +84,8 @@ export class CompiledRuleSets {
       if (hit.used < stamp) hit.used = stamp;
       return hit;
     }
+    // A body left out because it was held compiled cannot have been evicted since: its unit is in flight.
+    if (p.body === null && p.sha256 !== null) throw new Error(`rules of body ${p.sha256} were not kept`);
     // A Buffer view (no copy): the core decodes it with Node's native latin1 slice instead of a JS loop.
     const body =
       p.body === null ? Buffer.alloc(0) : Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength);
@@ -88,7 +106,18 @@ export class CompiledRuleSets {
       else rules[a] = rules[l]!;
       if (l !== 0) allSame = false;
     }
-    const slot: CompiledSlot = { sha, rules, lead, allSame, parsed, cost, used: stamp };
+    const slot: CompiledSlot = {
+      sha,
+      rules,
+      lead,
+      allSame,
+      parsed,
+      cost,
+      used: stamp,
+      full: null,
+      fullTail: null,
+      parts: null,
+    };
     this.compiled.set(sha, slot);
     this.cost += slot.cost;
     if (this.cost > this.evictAt) this.evict();

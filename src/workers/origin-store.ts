@@ -30,6 +30,8 @@ export class OriginStore {
   /** Scans of the origins for ones to forget so far. */
   evictionPasses = 0;
   private protectedFrom = 0;
+  /** The stamp of the unit of work begun last. */
+  latestStamp = 0;
   /**
    * Sizes past which the next eviction pass runs: the budget, or, after a pass that could not get
    * within it (batches in flight held too much), a quarter of the budget more, so that a pass costs
@@ -46,6 +48,14 @@ export class OriginStore {
       (config.agentIndex ?? -1) >= 0,
     );
     this.shared = new SharedOrigins(config, this.texts);
+  }
+
+  /**
+   * True when rules of this body are compiled; they are then kept until the units of work in flight
+   * end (a `--robots-dir` policy may then come with its sha256 only).
+   */
+  holdCompiled(sha256: string): boolean {
+    return this.compiled.hold(sha256, this.latestStamp);
   }
 
   /** Set by the worker under `--robots-dir`: origins the directory surely lacks a file for. */
@@ -247,9 +257,9 @@ export class OriginStore {
       slot,
       used: stamp,
       dirty: false,
-      parts: agents.length > 1 && slot !== null ? byLead(slot, () => []) : this.shared.noParts,
+      parts: agents.length > 1 && slot !== null ? slotParts(slot) : this.shared.noParts,
       tail,
-      full: fixed?.full ?? [],
+      full: fixed?.full ?? (slot === null ? [] : slotFull(slot, tail)),
       disallowed:
         fixedVerdict >= 0 && fixedVerdict !== V_DISALLOWED_UNREACHABLE
           ? this.shared.noCounts
@@ -378,4 +388,19 @@ function byLead<T>(slot: CompiledSlot, make: (a: number) => T): T[] {
   const out: T[] = [];
   for (let a = 0; a < slot.lead.length; a++) out.push(slot.lead[a] === a ? make(a) : out[slot.lead[a]!]!);
   return out;
+}
+
+/** The per-agent verdict-part caches of the origins serving `slot`'s body (parts hold no tail), one per lead agent. */
+function slotParts(slot: CompiledSlot): string[][] {
+  if (slot.parts === null) slot.parts = byLead(slot, () => []);
+  return slot.parts;
+}
+
+/** The verdict-text cache of an origin serving `slot`'s body: the slot's own when the tails agree. */
+function slotFull(slot: CompiledSlot, tail: string): string[] {
+  if (slot.full === null) {
+    slot.full = [];
+    slot.fullTail = tail;
+  }
+  return slot.fullTail === tail ? slot.full : [];
 }

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { PolicyCode } from '../core/error-codes.js';
 import { readCapped } from './capped-file.js';
 import { DirNames } from './dir-names.js';
+import { FileBodies } from './file-bodies.js';
 import type { PolicyRequest, PolicyTally, WirePolicy } from './protocol.js';
 import { keyOf, type RowOrigin } from './row-url.js';
 
@@ -44,7 +45,8 @@ function safeName(name: string): boolean {
  * a file that exists but cannot be read (unreachable: disallow all).
  */
 export type DirRead =
-  | { kind: 'file'; file: string; body: Buffer; sha256: string; truncated: boolean }
+  /** `body` is null when `bodies` knew the file and its rules are compiled: the sha256 names them. */
+  | { kind: 'file'; file: string; body: Buffer | null; sha256: string; truncated: boolean }
   | { kind: 'missing' }
   | { kind: 'unreadable'; file: string };
 
@@ -56,7 +58,12 @@ const MISSING: DirRead = Object.freeze({ kind: 'missing' });
  * never end; either is unreadable (disallow all), like a directory. Never throws. `names`: the
  * directory's listing, which answers "missing" without a stat for a name it does not hold.
  */
-export function readRobotsFile(root: string, origin: RowOrigin, names?: DirNames): DirRead {
+export function readRobotsFile(
+  root: string,
+  origin: RowOrigin,
+  names?: DirNames,
+  bodies?: FileBodies,
+): DirRead {
   const name = robotsFileName(origin);
   if (!safeName(name) || names?.mayHold(name) === false) return MISSING;
   const file = path.join(root, name);
@@ -72,6 +79,9 @@ export function readRobotsFile(root: string, origin: RowOrigin, names?: DirNames
   }
   if (st === undefined) return MISSING;
   if (!st.isFile()) return { kind: 'unreadable', file };
+  const known = bodies?.reuse(st);
+  if (known !== undefined)
+    return { kind: 'file', file, body: null, sha256: known.sha256, truncated: known.truncated };
   let fd = -1;
   try {
     // Non-blocking, and checked again once open: the name may have been swapped for a FIFO since.
@@ -79,7 +89,9 @@ export function readRobotsFile(root: string, origin: RowOrigin, names?: DirNames
     const opened = fstatSync(fd);
     if (!opened.isFile()) return { kind: 'unreadable', file };
     const { body, truncated } = readCapped(fd, opened.size);
-    return { kind: 'file', file, body, truncated, sha256: createHash('sha256').update(body).digest('hex') };
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    bodies?.learn(opened, sha256, truncated);
+    return { kind: 'file', file, body, truncated, sha256 };
   } catch {
     return { kind: 'unreadable', file };
   } finally {
@@ -117,9 +129,17 @@ const MISSING_POLICY: DirPolicy = Object.freeze({
   truncated: false,
 });
 
+/** An absolute POSIX path of plain segments (none starting with a dot): its file URL needs no escaping. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)+$/;
+
+/** `pathToFileURL(file).href`, without building a URL for the plain paths most files have (≈ 7 µs each). */
+export function fileHref(file: string): string {
+  return path.sep === '/' && PLAIN_PATH.test(file) ? `file://${file}` : pathToFileURL(file).href;
+}
+
 export function dirPolicy(read: DirRead): DirPolicy {
   if (read.kind === 'missing') return MISSING_POLICY;
-  const finalUrl = pathToFileURL(read.file).href;
+  const finalUrl = fileHref(read.file);
   if (read.kind === 'unreadable') {
     return {
       outcome: 'unreachable',
@@ -173,6 +193,8 @@ export function emptyTally(): PolicyTally {
 export class DirPolicySource {
   private tally = emptyTally();
   private readonly names: DirNames;
+  /** Files read before: a link to one needs no read while its rules are compiled. */
+  readonly bodies = new FileBodies();
   /** When the listing was last checked for changes (performance.now()). */
   private refreshedAt = 0;
   readonly missingStatus = MISSING_POLICY.source;
@@ -187,7 +209,7 @@ export class DirPolicySource {
     this.refresh();
     const t = req.adopt === true ? null : this.tally;
     const out = req.origins.map((o, i) => {
-      const p = dirPolicy(readRobotsFile(this.root, o, this.names));
+      const p = dirPolicy(readRobotsFile(this.root, o, this.names, this.bodies));
       if (t !== null) {
         t.resolved++;
         t[p.outcome]++;

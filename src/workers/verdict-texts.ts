@@ -69,6 +69,8 @@ export class VerdictTexts {
    * where nearly every origin is new).
    */
   private readonly fixedByStatus: Map<string, { tail: string; full: string[] }>[] = [];
+  /** Tails without evidence columns, by status. */
+  private readonly tails = new Map<string, string>();
   private readonly d: string;
   /** As of a time: each agent's columns end with its `grace` cell. */
   private readonly asOf: boolean;
@@ -121,6 +123,17 @@ export class VerdictTexts {
 
   /** `,robots_status,error_code[,evidence]` and the line end. */
   tailText(status: string, evidence: EvidenceText | null): string {
+    if (evidence !== null) return this.tailOf(status, evidence);
+    // Without evidence a tail depends on the status only: one instance per status, not one per origin.
+    let t = this.tails.get(status);
+    if (t === undefined) {
+      t = this.tailOf(status, null);
+      if (this.tails.size < MAX_SHARED_TEXTS) this.tails.set(status, t);
+    }
+    return t;
+  }
+
+  private tailOf(status: string, evidence: EvidenceText | null): string {
     return bytesText(`${this.d}${tailPart(status, '', evidence, this.d)}${this.config.eol}`);
   }
 

@@ -14,6 +14,7 @@ export class WorkStamps {
   begin(): number {
     const stamp = ++this.stamp;
     this.active.add(stamp);
+    this.store.latestStamp = stamp;
     this.store.protectFrom = Math.min(...this.active);
     return stamp;
   }

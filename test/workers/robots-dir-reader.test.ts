@@ -1,10 +1,16 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { toWire } from '../../src/pipeline/policy-broker.js';
 import { createDirPolicyProvider } from '../../src/pipeline/robots-dir-provider.js';
-import { DirPolicySource, dirWirePolicy, readRobotsFile } from '../../src/workers/robots-dir-reader.js';
+import {
+  DirPolicySource,
+  dirWirePolicy,
+  fileHref,
+  readRobotsFile,
+} from '../../src/workers/robots-dir-reader.js';
 import { keyOf, type RowOrigin } from '../../src/workers/row-url.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ra-dir-reader-'));
@@ -59,7 +65,7 @@ describe('robots-dir reader (the workers read policy files themselves)', () => {
     const o = { scheme: 'https', host: 'big.example', port: 443 } as const;
     const read = readRobotsFile(dir, o);
     expect(read).toMatchObject({ kind: 'file', truncated: true });
-    expect(read.kind === 'file' && read.body.length).toBe(500 * 1024);
+    expect(read.kind === 'file' && read.body?.length).toBe(500 * 1024);
     expect(dirWirePolicy(keyOf(o), o, read, 0).truncated).toBe(true);
     expect(dirWirePolicy('k', origins[0]!, readRobotsFile(dir, origins[0]!), 0).truncated).toBe(false);
   });
@@ -129,5 +135,25 @@ describe('robots-dir reader (the workers read policy files themselves)', () => {
     writeFileSync(path.join(own, 'late.example.txt'), 'User-agent: *\nDisallow: /\n');
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(source.missing('https', 'late.example', 443)).toBe(false);
+  });
+});
+
+describe('fileHref', () => {
+  it('is the file URL Node makes, for plain names and for names that need escaping', () => {
+    const names = [
+      'a.example.txt',
+      '[::1].txt',
+      'a b.txt',
+      'caf%C3%A9.txt',
+      'x#y.txt',
+      'q?.txt',
+      '.hidden.txt',
+    ];
+    for (const root of [dir, '/', '/tmp/with space', '/tmp/a/../b']) {
+      for (const name of names) {
+        const file = path.join(root, name);
+        expect(fileHref(file), file).toBe(pathToFileURL(file).href);
+      }
+    }
   });
 });

@@ -18,4 +18,20 @@ describe('RuleHits', () => {
       expect(h.drain()).toEqual([[7, 1]]);
     });
   }
+
+  for (const size of [40, 100_000]) {
+    it(`keeps counts and first-hit order past the short list (${size} rules)`, () => {
+      const h = new RuleHits(size);
+      const order = [5, 2, 11, 0, 30, 7, 19, 3, 25, 1, 12];
+      for (const idx of order) h.add(idx);
+      h.add(11);
+      h.add(25);
+      h.add(25);
+      expect(h.drain()).toEqual(order.map((idx) => [idx, idx === 11 ? 2 : idx === 25 ? 3 : 1]));
+      expect(h.empty).toBe(true);
+      h.add(30);
+      h.add(30);
+      expect(h.drain()).toEqual([[30, 2]]);
+    });
+  }
 });

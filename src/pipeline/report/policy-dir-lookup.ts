@@ -47,7 +47,8 @@ export class DirPolicyLookup implements PolicyLookup {
     if (read.kind === 'unreadable') {
       return { outcome: 'unreachable', status: null, errorCode: ERR_ROBOTS_FILE, sha256: null };
     }
-    return { outcome: 'parsed', body: read.body, status: null, errorCode: null, sha256: read.sha256 };
+    // Read without known bodies: every file's bytes come back.
+    return { outcome: 'parsed', body: read.body!, status: null, errorCode: null, sha256: read.sha256 };
   }
 
   close(): void {}
