@@ -5,9 +5,11 @@ import type { RowStats } from './row-stats.js';
 /**
  * Per-origin counters (top hosts, top rules) travel with the batches once this many input bytes have been
  * classified since the last report, and with the flush: counters add up across batches in the worker,
- * so the coordinator merges one entry per origin and rule per report, not per batch.
+ * so the coordinator merges one entry per origin and rule per report, not per batch. Reporting every
+ * 64 MiB instead cost ≈ 8 % less CPU on the 2M-row benchmark but peaked ≈ 20 MiB higher (the last report,
+ * with every origin's counters, is merged at once).
  */
-const REPORT_EVERY_BYTES = 64 << 20;
+const REPORT_EVERY_BYTES = 8 << 20;
 /** Or sooner, once this share of the origin budget has counters: the list holds evicted entries too. */
 const REPORT_SHARE_OF_ORIGINS = 0.25;
 /**
