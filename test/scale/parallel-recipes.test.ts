@@ -159,10 +159,10 @@ describe.skipIf(!hasParallel)(
         }
       };
 
-      it('parallel … --shard {}/4 --row-number ::: 1 2 3 4, then merge: the output equals the single run byte for byte', async () => {
+      it('parallel … --shard {}/4 --row-number --threads 1 ::: 1 2 3 4, then merge: the output equals the single run byte for byte', async () => {
         srv.resetCounts();
         const r = await sh(
-          `parallel robots-audit classify crawl.csv --shard {}/4 --row-number --agent Googlebot \\
+          `parallel robots-audit classify crawl.csv --shard {}/4 --row-number --agent Googlebot --threads 1 \\
             --cache cache-{}.sqlite -o part-{}.csv --summary part-{}.json ${PIN} --quiet ::: 1 2 3 4`,
         );
         expect(r.code, r.stderr).toBe(0);
