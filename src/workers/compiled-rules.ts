@@ -139,3 +139,25 @@ export class CompiledRuleSets {
     this.evictAt = this.cost <= budget ? budget : this.cost + budget / 4;
   }
 }
+
+/** One `make(a)` per lead agent of the slot, shared by the agents that decide alike (see CompiledSlot.lead). */
+export function byLead<T>(slot: CompiledSlot, make: (a: number) => T): T[] {
+  const out: T[] = [];
+  for (let a = 0; a < slot.lead.length; a++) out.push(slot.lead[a] === a ? make(a) : out[slot.lead[a]!]!);
+  return out;
+}
+
+/** The per-agent verdict-part caches of the origins serving `slot`'s body (parts hold no tail), one per lead agent. */
+export function slotParts(slot: CompiledSlot): string[][] {
+  if (slot.parts === null) slot.parts = byLead(slot, () => []);
+  return slot.parts;
+}
+
+/** The verdict-text cache of an origin serving `slot`'s body: the slot's own when the tails agree. */
+export function slotFull(slot: CompiledSlot, tail: string): string[] {
+  if (slot.full === null) {
+    slot.full = [];
+    slot.fullTail = tail;
+  }
+  return slot.fullTail === tail ? slot.full : [];
+}

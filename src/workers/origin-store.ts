@@ -1,5 +1,5 @@
 import { ownString } from '../core/bytes.js';
-import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
+import { byLead, CompiledRuleSets, type CompiledSlot, slotFull, slotParts } from './compiled-rules.js';
 import { allowedWithinGrace, type History, pickVersion, versionAt } from './history.js';
 import type { OriginEntry, Pick } from './origin-entry.js';
 import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
@@ -381,26 +381,4 @@ export class OriginStore {
   full(e: OriginEntry, idx: number): string {
     return this.texts.full(e, idx);
   }
-}
-
-/** One `make(a)` per lead agent of the slot, shared by the agents that decide alike (see CompiledSlot.lead). */
-function byLead<T>(slot: CompiledSlot, make: (a: number) => T): T[] {
-  const out: T[] = [];
-  for (let a = 0; a < slot.lead.length; a++) out.push(slot.lead[a] === a ? make(a) : out[slot.lead[a]!]!);
-  return out;
-}
-
-/** The per-agent verdict-part caches of the origins serving `slot`'s body (parts hold no tail), one per lead agent. */
-function slotParts(slot: CompiledSlot): string[][] {
-  if (slot.parts === null) slot.parts = byLead(slot, () => []);
-  return slot.parts;
-}
-
-/** The verdict-text cache of an origin serving `slot`'s body: the slot's own when the tails agree. */
-function slotFull(slot: CompiledSlot, tail: string): string[] {
-  if (slot.full === null) {
-    slot.full = [];
-    slot.fullTail = tail;
-  }
-  return slot.fullTail === tail ? slot.full : [];
 }

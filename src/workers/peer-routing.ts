@@ -115,15 +115,14 @@ export class Peers {
 
 /** The rows of one batch for each peer, and the peers' answers. */
 class RoutedBatch implements PeerBatch {
-  private readonly rows: (ForeignRows | null)[];
+  /** Per owner, the rows sent to it (none yet: a hole). */
+  private readonly rows: (ForeignRows | undefined)[] = [];
   private responses: (ForeignResponse | null)[] = [];
   /** Per owner: where each row's text starts in its response. */
   private textStarts: (Int32Array | null)[] = [];
   lastPlace = -1;
 
-  constructor(private readonly peers: Peers) {
-    this.rows = new Array<ForeignRows | null>(0);
-  }
+  constructor(private readonly peers: Peers) {}
 
   route(slot: RowSlot, hash: number): number {
     const owner = this.peers.ownerOf(slot.host, hash);
