@@ -9,18 +9,14 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numericArg, stringArg } from './crawl-workload.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
-const argv = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
-};
-const rows = Number(arg('rows', 200000));
-const hosts = Number(arg('hosts', 2000));
-const agent = arg('agent', 'Googlebot');
-const seconds = Number(arg('seconds', 2));
+const rows = numericArg('rows', 200000);
+const hosts = numericArg('hosts', 2000);
+const agent = stringArg('agent', 'Googlebot');
+const seconds = numericArg('seconds', 2);
 
 function fail(message) {
   console.error(`core.bench: ${message}`);

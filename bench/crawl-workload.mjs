@@ -9,11 +9,17 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const CLI = path.join(here, '..', 'dist', 'cli', 'main.js');
 const makeCrawl = path.join(here, '..', '..', 'shared', 'bench', 'make-crawl.mjs');
 
-/** `--name N` from the command line as a number, or `def`. */
-export function numericArg(name, def) {
+/** `--name VALUE` from the command line as given, or `def`. */
+export function stringArg(name, def) {
   const args = process.argv.slice(2);
   const i = args.indexOf(`--${name}`);
-  return i < 0 ? def : Number(args[i + 1]);
+  return i < 0 || args[i + 1] === undefined ? def : args[i + 1];
+}
+
+/** `--name N` from the command line as a number, or `def`. */
+export function numericArg(name, def) {
+  const value = stringArg(name, undefined);
+  return value === undefined ? def : Number(value);
 }
 
 /**

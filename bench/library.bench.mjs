@@ -13,19 +13,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { numericArg, stringArg } from './crawl-workload.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
-const argv = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
-};
-const rows = Number(arg('rows', 200000));
-const hosts = Number(arg('hosts', 2000));
-const agent = arg('agent', 'Googlebot');
-const rounds = Number(arg('rounds', 15));
-const baselineDir = arg('baseline', undefined);
+const rows = numericArg('rows', 200000);
+const hosts = numericArg('hosts', 2000);
+const agent = stringArg('agent', 'Googlebot');
+const rounds = numericArg('rounds', 15);
+const baselineDir = stringArg('baseline', undefined);
 
 function fail(message) {
   console.error(`library.bench: ${message}`);
