@@ -9,6 +9,13 @@ export function rowTime(cfg: AsOfConfig, cell: string | undefined): number {
   return cell === undefined ? Number.NaN : parseTime(cell, cfg.timeFormat);
 }
 
+/** What rows' times picked: rows judged, `no_history` rows by reason, ages of the versions in force. */
+export interface AsOfCounts {
+  judged: number;
+  noHistory: Record<string, number>;
+  ages: number[];
+}
+
 /** A batch's as-of figures: rows judged, `no_history` rows by reason, ages of the versions in force. */
 export class AsOfTally {
   private judged = 0;
@@ -24,6 +31,18 @@ export class AsOfTally {
       this.judged++;
       this.ages[ageBucket(p.ageMs)]!++;
     } else this.noHistory[p.reason] = (this.noHistory[p.reason] ?? 0) + 1;
+  }
+
+  counts(): AsOfCounts {
+    return { judged: this.judged, noHistory: this.noHistory, ages: this.ages };
+  }
+
+  /** Adds what a peer's rows picked (rows of this batch judged by their origin's owner). */
+  add(c: AsOfCounts): void {
+    this.judged += c.judged;
+    for (const [reason, n] of Object.entries(c.noHistory))
+      this.noHistory[reason] = (this.noHistory[reason] ?? 0) + n;
+    for (let b = 0; b < this.ages.length; b++) this.ages[b]! += c.ages[b] ?? 0;
   }
 
   stats(grace: number[] | null, agents: number): AsOfStats {

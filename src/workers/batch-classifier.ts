@@ -69,9 +69,8 @@ export class BatchClassifier {
     this.shardRest = (config.shard?.index ?? 1) - 1;
     this.shardCount = config.shard?.count ?? 1;
     this.rowAgents = (config.agentIndex ?? -1) >= 0 ? new RowAgents(config) : null;
-    // As of a time, or with a row agent, every worker judges its own rows: a peer would need each row's
-    // time or agent too.
-    const judgeLocally = config.asOf != null || this.rowAgents !== null;
+    // With a row agent every worker judges its own rows: a peer would need each row's agent too.
+    const judgeLocally = this.rowAgents !== null;
     this.peers = new Peers(
       affinity,
       this.shardCount,
@@ -139,7 +138,7 @@ export class BatchClassifier {
     const w0 = performance.now();
     const own =
       scan.need.size > 0 ? this.installNeeded(rows, scan.need, stamp, fetchPolicies, scan.asOf) : null;
-    const exchange = scan.peers.exchange(fetchPolicies);
+    const exchange = scan.peers.exchange(fetchPolicies, scan.asOf);
     if (own !== null) await own;
     const sent = await exchange;
     const first = base === undefined ? 0 : (await base) + 1;
@@ -296,7 +295,7 @@ export class BatchClassifier {
       rows.entries[i] = e;
       return;
     }
-    const owner = scan.peers.route(slot, hash);
+    const owner = scan.peers.route(slot, hash, scan.asOf === null ? Number.NaN : rows.times[i]!);
     if (owner >= 0) {
       rows.owners[i] = owner;
       rows.foreignPos[i] = scan.peers.lastPlace;

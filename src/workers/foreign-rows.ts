@@ -1,3 +1,4 @@
+import { type AsOfCounts, AsOfTally } from './as-of-tally.js';
 import { matchRow } from './match-row.js';
 import type { OriginEntry, OriginStore } from './origin-store.js';
 import type { NeededOrigin, PolicyInstaller } from './policy-installer.js';
@@ -22,13 +23,15 @@ export function ownerOf(host: string, threads: number): number {
 
 /**
  * Rows sent to an owner, in compact form: hosts and paths joined by NUL (neither can contain one:
- * WHATWG hosts forbid it and pathFromUrl ends a path there), schemes (0 http, 1 https) and ports.
+ * WHATWG hosts forbid it and pathFromUrl ends a path there), schemes (0 http, 1 https) and ports;
+ * as of a time, each row's time (epoch ms), else null.
  */
 export interface ForeignRequest {
   hosts: string;
   paths: string;
   schemes: Uint8Array;
   ports: Uint16Array;
+  times: Float64Array | null;
 }
 
 export interface ForeignResponse {
@@ -39,6 +42,8 @@ export interface ForeignResponse {
   classes: Uint8Array;
   /** Hot origins the requester should judge itself from now on (their policy is shared, not moved). */
   adopt: { keys: string[]; origins: RowOrigin[] };
+  /** As of a time: what the rows' times picked, for the requester's batch figures. */
+  asOf: AsOfCounts | null;
 }
 
 /**
@@ -54,12 +59,15 @@ export class ForeignRows {
   private readonly paths: string[] = [];
   private readonly schemes: number[] = [];
   private readonly ports: number[] = [];
+  private readonly times: number[] = [];
 
-  add(slot: RowSlot): void {
+  /** `time`: the row's time as of-time runs judge it by (NaN otherwise). */
+  add(slot: RowSlot, time: number): void {
     this.hosts.push(slot.host);
     this.paths.push(slot.path);
     this.schemes.push(slot.scheme === 'https' ? 1 : 0);
     this.ports.push(slot.port);
+    if (!Number.isNaN(time)) this.times.push(time);
   }
 
   get size(): number {
@@ -72,6 +80,7 @@ export class ForeignRows {
       paths: this.paths.join('\0'),
       schemes: Uint8Array.from(this.schemes),
       ports: Uint16Array.from(this.ports),
+      times: this.times.length > 0 ? Float64Array.from(this.times) : null,
     };
   }
 }
@@ -83,6 +92,9 @@ interface ForeignLookup {
   /** Per row, the key of an origin to install, or null. */
   keys: (string | null)[];
   need: Map<string, NeededOrigin>;
+  /** As of a time: the rows' times and what they picked. */
+  times: Float64Array | null;
+  asOf: AsOfTally | null;
 }
 
 /**
@@ -98,7 +110,7 @@ export async function answerForeign(
   fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
 ): Promise<ForeignResponse> {
   const look = lookUp(req, store, stamp);
-  if (look.need.size > 0) await install(look, installer, stamp, fetchPolicies);
+  if (look.need.size > 0) await install(look, store, installer, stamp, fetchPolicies);
   return judgeAll(look, store, agents);
 }
 
@@ -110,12 +122,19 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
     entries: new Array(n),
     keys: new Array(n).fill(null),
     need: new Map(),
+    times: req.times,
+    asOf: req.times === null ? null : new AsOfTally(),
   };
+  const { times, asOf } = look;
   for (let r = 0; r < n; r++) {
     const scheme = req.schemes[r] === 1 ? 'https' : 'http';
-    const e =
-      store.find(scheme, hosts[r]!, req.ports[r]!, stamp) ??
-      store.probeMissing(scheme, hosts[r]!, req.ports[r]!);
+    let e = store.find(scheme, hosts[r]!, req.ports[r]!, stamp);
+    // As of a time: the version in force at the row's time (undefined: ask for the origin again).
+    if (e !== undefined && asOf !== null) {
+      e = store.pick(e, times![r]!, stamp, asOf.pick);
+      if (e !== undefined) asOf.count();
+    }
+    if (e === undefined) e = store.probeMissing(scheme, hosts[r]!, req.ports[r]!);
     if (e !== undefined) look.entries[r] = e;
     else {
       const origin: NeededOrigin = { scheme, host: hosts[r]!, port: req.ports[r]!, entry: null };
@@ -129,17 +148,27 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
 
 async function install(
   look: ForeignLookup,
+  store: OriginStore,
   installer: PolicyInstaller,
   stamp: number,
   fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
 ): Promise<void> {
   await installer.ensureAll(look.need, stamp, fetchPolicies);
-  const { keys, entries } = look;
-  for (let r = 0; r < keys.length; r++) if (keys[r] !== null) entries[r] = look.need.get(keys[r]!)!.entry!;
+  const { keys, entries, times, asOf } = look;
+  for (let r = 0; r < keys.length; r++) {
+    if (keys[r] === null) continue;
+    const e = look.need.get(keys[r]!)!.entry!;
+    if (asOf === null) entries[r] = e;
+    else {
+      // Installed for this stamp: its rule sets are protected until the answer is sent.
+      entries[r] = store.pick(e, times![r]!, stamp, asOf.pick)!;
+      asOf.count();
+    }
+  }
 }
 
 function judgeAll(look: ForeignLookup, store: OriginStore, agents: number): ForeignResponse {
-  const { entries, paths } = look;
+  const { entries, paths, times } = look;
   const n = entries.length;
   const lens = new Int32Array(n);
   const classes = new Uint8Array(n * agents);
@@ -147,7 +176,15 @@ function judgeAll(look: ForeignLookup, store: OriginStore, agents: number): Fore
   const adopt: ForeignResponse['adopt'] = { keys: [], origins: [] };
   for (let r = 0; r < n; r++) {
     const e = entries[r]!;
-    const s = matchRow(store, e, paths[r]!, agents, classes, r * agents);
+    const s = matchRow(
+      store,
+      e,
+      paths[r]!,
+      agents,
+      classes,
+      r * agents,
+      times === null ? Number.NaN : times[r]!,
+    );
     pieces.push(s);
     lens[r] = s.length;
     if (!e.shared && ++e.served === ADOPT_AFTER_ROWS) {
@@ -155,5 +192,5 @@ function judgeAll(look: ForeignLookup, store: OriginStore, agents: number): Fore
       adopt.origins.push({ scheme: e.scheme, host: e.host, port: e.port });
     }
   }
-  return { suffixes: pieces.join(''), lens, classes, adopt };
+  return { suffixes: pieces.join(''), lens, classes, adopt, asOf: look.asOf?.counts() ?? null };
 }

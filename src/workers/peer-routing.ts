@@ -1,3 +1,4 @@
+import type { AsOfTally } from './as-of-tally.js';
 import {
   answerForeign,
   type ForeignRequest,
@@ -34,12 +35,15 @@ export interface PeerBatch {
   /**
    * Adds the row in `slot` to its owner's rows when a peer owns its origin and returns the owner (the
    * row's place among them is then `lastPlace`); -1 when it is judged here. `hash`: the host's shard
-   * hash, or -1.
+   * hash, or -1; `time`: the row's time as of-time runs judge it by (NaN otherwise).
    */
-  route(slot: RowSlot, hash: number): number;
+  route(slot: RowSlot, hash: number, time: number): number;
   readonly lastPlace: number;
-  /** Sends each peer its rows, all at once; resolves with whether any were sent, once all are answered. */
-  exchange(fetchPolicies: PolicyFetcher): Promise<boolean>;
+  /**
+   * Sends each peer its rows, all at once; resolves with whether any were sent, once all are answered.
+   * As of a time, what the peers' rows picked is added to `asOf`.
+   */
+  exchange(fetchPolicies: PolicyFetcher, asOf: AsOfTally | null): Promise<boolean>;
   /** The text appended to the k-th row sent to `owner`, and where its verdict classes are (row-major). */
   text(owner: number, k: number): string;
   classes(owner: number): Uint8Array;
@@ -56,8 +60,8 @@ const NO_PEER_BATCH: PeerBatch = {
 /**
  * Routing between workers ("foreign rows"): every origin has one owner thread (a hash of its host),
  * which alone fetches its policy and compiles its rules; the other workers send it the rows of that
- * origin, and adopt the origin once it is hot (see ADOPT_AFTER_ROWS). A one-worker run, and a run whose
- * rows carry what a peer would also need (a time, an agent), route nothing.
+ * origin, and adopt the origin once it is hot (see ADOPT_AFTER_ROWS); as of a time, each row's time goes
+ * with it. A one-worker run, and a run whose rows name their own agent, route nothing.
  */
 export class Peers {
   private readonly routes: boolean;
@@ -124,7 +128,7 @@ class RoutedBatch implements PeerBatch {
 
   constructor(private readonly peers: Peers) {}
 
-  route(slot: RowSlot, hash: number): number {
+  route(slot: RowSlot, hash: number, time: number): number {
     const owner = this.peers.ownerOf(slot.host, hash);
     if (owner === this.peers.self) return -1;
     let toOwner = this.rows[owner];
@@ -132,12 +136,12 @@ class RoutedBatch implements PeerBatch {
       toOwner = new ForeignRows();
       this.rows[owner] = toOwner;
     }
-    toOwner.add(slot);
+    toOwner.add(slot, time);
     this.lastPlace = toOwner.size - 1;
     return owner;
   }
 
-  async exchange(fetchPolicies: PolicyFetcher): Promise<boolean> {
+  async exchange(fetchPolicies: PolicyFetcher, asOf: AsOfTally | null): Promise<boolean> {
     const asked: Promise<ForeignResponse | null>[] = [];
     for (let owner = 0; owner < this.rows.length; owner++) {
       const f = this.rows[owner];
@@ -151,8 +155,11 @@ class RoutedBatch implements PeerBatch {
       for (let k = 0; k < r.lens.length; k++) at[k + 1] = at[k]! + r.lens[k]!;
       return at;
     });
-    for (const r of this.responses)
-      if (r !== null && r.adopt.keys.length > 0) this.peers.adopt(r.adopt, fetchPolicies);
+    for (const r of this.responses) {
+      if (r === null) continue;
+      if (r.asOf !== null) asOf?.add(r.asOf);
+      if (r.adopt.keys.length > 0) this.peers.adopt(r.adopt, fetchPolicies);
+    }
     return true;
   }
 

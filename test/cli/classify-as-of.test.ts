@@ -9,6 +9,7 @@ import { runCli } from '../helpers/run-cli.js';
 const DAY = 86_400_000;
 const D = Date.UTC(2024, 0, 1);
 const dir = mkdtempSync(path.join(tmpdir(), 'ra-as-of-'));
+const MANY_HOSTS = 40;
 const cachePath = path.join(dir, 'history.sqlite');
 
 /** Records what a fetch of `origin` saw at `at`: a body (200), or a status with no body. */
@@ -49,6 +50,13 @@ beforeAll(() => {
     D + 10 * DAY,
     'User-agent: *\nDisallow: /b\n\nUser-agent: GPTBot\nDisallow: /g\nDisallow: /b\n',
   );
+  // h0…h39.example: /p<i> blocked from Jan 1, /q<i> instead from Jan 11, /p<i> again from Jan 21.
+  for (let i = 0; i < MANY_HOSTS; i++) {
+    const origin = `https://h${i}.example`;
+    see(cache, origin, D, `User-agent: *\nDisallow: /p${i}\n`);
+    see(cache, origin, D + 10 * DAY, `User-agent: *\nDisallow: /q${i}\n`);
+    see(cache, origin, D + 20 * DAY, `User-agent: *\nDisallow: /p${i}\n`);
+  }
   cache.flush();
   cache.close();
 });
@@ -171,6 +179,44 @@ describe('classify as of a time (--at-column, --as-of)', () => {
     expect(one.code).toBe(0);
     expect(one.stdout.split('\n')).toHaveLength(3002);
     expect(two.stdout).toBe(one.stdout);
+  });
+
+  it('sends each row with its time to the worker that owns its origin: every body compiled once, the same output and figures', async () => {
+    // 6,000 rows (several batches) over 40 origins, fewer than a peer adopts an origin after.
+    const lines = ['time,host,url'];
+    for (let r = 0; r < 6000; r++) {
+      const h = (r * 7) % MANY_HOSTS;
+      const t = new Date(D - DAY + ((r * 7919) % (32 * 24)) * 3_600_000).toISOString();
+      lines.push(`${t},h${h}.example,https://h${h}.example/${r % 2 === 0 ? 'p' : 'q'}${h}/${r}`);
+    }
+    const input = write('routed.csv', `${lines.join('\n')}\n`);
+    const run = async (threads: string) => {
+      const summary = path.join(dir, `routed-${threads}.json`);
+      const r = await classifyAsOf(
+        input,
+        '--at-column',
+        'time',
+        '--threads',
+        threads,
+        '--summary',
+        summary,
+        '--quiet',
+      );
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      return { out: r.stdout, s: JSON.parse(readFileSync(summary, 'utf8')) };
+    };
+    const one = await run('1');
+    const two = await run('2');
+    expect(one.out.split('\n')).toHaveLength(6002);
+    expect(two.out).toBe(one.out);
+    expect(two.s.asOf).toEqual(one.s.asOf);
+    expect(two.s.verdicts).toEqual(one.s.verdicts);
+    expect(one.s.asOf.rowsJudged).toBeGreaterThan(5000);
+    expect(one.s.asOf.grace.Googlebot).toBeGreaterThan(0);
+    // Two distinct bodies per origin, compiled by its owner only (a worker judging its own rows would
+    // compile the bodies of every origin it meets).
+    expect(two.s.origins.compiled).toBe(2 * MANY_HOSTS);
   });
 
   it('judges every row at one time with --as-of, without grace when --grace is 0, and names the version with --evidence', async () => {
