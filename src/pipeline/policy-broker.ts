@@ -175,7 +175,8 @@ export class PolicyBroker {
       return w;
     });
     const last = versions.at(-1)?.policy;
-    if (last !== undefined) return { ...toWire(key, last), history };
+    // The origin's own entry matches nothing (its versions do): its body would only be copied.
+    if (last !== undefined) return { ...toWire(key, last), body: null, history };
     return {
       key,
       outcome: 'not_cached',

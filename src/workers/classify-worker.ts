@@ -47,10 +47,16 @@ function init(task: InitTask): void {
     self: task.index,
     threads: task.threads,
     ask: (owner, req) =>
-      peers[owner]!.request<ForeignResponse>(req, [
-        req.schemes.buffer as ArrayBuffer,
-        req.ports.buffer as ArrayBuffer,
-      ]),
+      peers[owner]!.request<ForeignResponse>(
+        req,
+        req.times === null
+          ? [req.schemes.buffer as ArrayBuffer, req.ports.buffer as ArrayBuffer]
+          : [
+              req.schemes.buffer as ArrayBuffer,
+              req.ports.buffer as ArrayBuffer,
+              req.times.buffer as ArrayBuffer,
+            ],
+      ),
   };
   classifier = new BatchClassifier(config, affinity);
   // Origins the directory has no file for are judged at once, without asking for a policy.

@@ -104,6 +104,8 @@ export class PolicyCache {
         `${select} WHERE v.origin = ? AND v.outcome = 'parsed' AND v.fetched_at >= ? ORDER BY v.fetched_at DESC LIMIT 1`,
       ),
       history: db.prepare(`${select} WHERE v.origin = ? ORDER BY v.valid_from, v.id`),
+      versions: db.prepare(`SELECT ${COLUMNS} FROM versions v WHERE v.origin = ? ORDER BY v.valid_from, v.id`),
+      body: db.prepare('SELECT body FROM bodies WHERE sha256 = ?').pluck(),
       insertBody: db.prepare('INSERT OR IGNORE INTO bodies (sha256, body) VALUES (?, ?)'),
       confirm: db.prepare(
         `UPDATE versions SET fetched_at = ?, expires_at = ?, etag = ?, last_modified = ?, final_url = ?,
@@ -173,6 +175,24 @@ export class PolicyCache {
   history(origin: string): CachedVersion[] {
     this.flush();
     return (this.stmt.history.all(origin) as Row[]).map(fromRow);
+  }
+
+  /**
+   * Every stored version of an origin, oldest first, as `history` gives them, except that a body an
+   * earlier version of the list already has is null: a change reverted is read once.
+   */
+  versions(origin: string): CachedVersion[] {
+    this.flush();
+    const rows = this.stmt.versions.all(origin) as Row[];
+    const read = new Set<string>();
+    return rows.map((r) => {
+      const sha = r.sha256;
+      if (sha !== null && !read.has(sha)) {
+        read.add(sha);
+        r.body = (this.stmt.body.get(sha) as Buffer | undefined) ?? null;
+      }
+      return fromRow(r);
+    });
   }
 
   /** Queues what a fetch saw. */
