@@ -36,15 +36,32 @@ const HTTP_DATE =
 const DIGITS14 = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/;
 const EPOCH = /^-?\d{1,16}(?:\.\d{1,9})?$/;
 
+const DAY_MS = 86_400_000;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Days from 1970-01-01 to a proleptic Gregorian date (any year, month 1–12), by arithmetic: Date.UTC
+ * costs a runtime call per row and reads years 0–99 as 1900–1999.
+ */
+function daysFromCivil(y: number, mo: number, d: number): number {
+  const yy = mo <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (mo > 2 ? mo - 3 : mo + 9) + 2) / 5) + d - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
+function leapYear(y: number): boolean {
+  return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+}
+
 /** Epoch ms of a UTC calendar time, or NaN when a field is out of range (Feb 30, hour 25, …). */
 function utc(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number {
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 60) return Number.NaN;
-  const t = Date.UTC(y, mo - 1, d, h, mi, Math.min(s, 59), ms);
-  const check = new Date(t);
-  // Date.UTC rolls Feb 30 over into March: refuse instead.
-  if (check.getUTCDate() !== d || check.getUTCMonth() !== mo - 1) return Number.NaN;
+  if (mo < 1 || mo > 12 || d < 1 || d > DAYS_IN_MONTH[mo - 1]! || h > 23 || mi > 59 || s > 60)
+    return Number.NaN;
+  if (mo === 2 && d === 29 && !leapYear(y)) return Number.NaN;
   // A leap second (:60) is read as the first second of the next minute.
-  return s === 60 ? t + 1000 : t;
+  return daysFromCivil(y, mo, d) * DAY_MS + ((h * 60 + mi) * 60 + s) * 1000 + ms;
 }
 
 function offsetMs(sign: string | undefined, hh: string | undefined, mm: string | undefined): number {
@@ -54,8 +71,6 @@ function offsetMs(sign: string | undefined, hh: string | undefined, mm: string |
   if (h > 23 || m > 59) return Number.NaN;
   return (sign === '-' ? -1 : 1) * (h * 60 + m) * 60_000;
 }
-
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Digits of `s` at [from, to) as a number, or -1 when one is not a digit. */
 function digits(s: string, from: number, to: number): number {
@@ -74,19 +89,19 @@ function canonicalUtc(v: string): number {
   if ((n !== 20 && n !== 24) || v.charCodeAt(n - 1) !== 90 /* Z */ || v.charCodeAt(10) !== 84 /* T */) {
     return Number.NaN;
   }
-  if (v[4] !== '-' || v[7] !== '-' || v[13] !== ':' || v[16] !== ':') return Number.NaN;
+  const dash = 45;
+  const colon = 58;
+  if (v.charCodeAt(4) !== dash || v.charCodeAt(7) !== dash) return Number.NaN;
+  if (v.charCodeAt(13) !== colon || v.charCodeAt(16) !== colon) return Number.NaN;
   const y = digits(v, 0, 4);
   const mo = digits(v, 5, 7);
   const d = digits(v, 8, 10);
   const h = digits(v, 11, 13);
   const mi = digits(v, 14, 16);
   const s = digits(v, 17, 19);
-  const ms = n === 24 ? (v[19] === '.' ? digits(v, 20, 23) : -1) : 0;
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > DAYS_IN_MONTH[mo - 1]! || h < 0 || h > 23) return Number.NaN;
-  if (mi < 0 || mi > 59 || s < 0 || s > 59 || ms < 0) return Number.NaN;
-  // February 29th of a year that has none: the slow path refuses it.
-  if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return Number.NaN;
-  return Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  const ms = n === 24 ? (v.charCodeAt(19) === 46 /* . */ ? digits(v, 20, 23) : -1) : 0;
+  if (y < 0 || d < 0 || h < 0 || mi < 0 || s < 0 || s > 59 || ms < 0) return Number.NaN;
+  return utc(y, mo, d, h, mi, s, ms);
 }
 
 /** The time a cell holds, in epoch milliseconds, or NaN. */

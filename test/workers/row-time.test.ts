@@ -61,6 +61,23 @@ describe('parseTime', () => {
     }
   });
 
+  it('reads an RFC 3339 time of any four-digit year as the calendar says, leap days included (property)', () => {
+    const first = Date.parse('0000-01-01T00:00:00.000Z');
+    const last = Date.parse('9999-12-31T23:59:59.999Z');
+    fc.assert(
+      fc.property(fc.integer({ min: first, max: last }), (ms) => {
+        const iso = new Date(ms).toISOString();
+        expect(parseTime(iso)).toBe(ms);
+        expect(parseTime(`${iso.slice(0, 19)}Z`)).toBe(Math.floor(ms / 1000) * 1000);
+        expect(parseTime(iso.replace('T', ' '))).toBe(ms);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(parseTime('0050-03-01T00:00:00Z')).toBe(Date.parse('0050-03-01T00:00:00Z'));
+    expect(parseTime('2000-02-29T00:00:00Z')).toBe(Date.UTC(2000, 1, 29));
+    expect(parseTime('1900-02-29T00:00:00Z')).toBeNaN();
+  });
+
   it('round-trips any instant through each form (property)', () => {
     const CLF_MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
     const pad = (n: number, w = 2) => String(n).padStart(w, '0');
