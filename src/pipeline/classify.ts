@@ -1,16 +1,17 @@
 import path from 'node:path';
 import { hasCode, RobotsAuditError } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
-import type { BatchResult, BatchStats, PolicyRequest, WorkerConfig } from '../workers/protocol.js';
+import type { BatchStats, PolicyRequest, WorkerConfig } from '../workers/protocol.js';
 import { verdictColumns } from '../workers/verdict-format.js';
+import { abortable, aborted } from './abort-signal.js';
 import { agentColumnIndex } from './agent-column.js';
 import { asOfConfig } from './as-of-config.js';
 import { Batcher } from './batcher.js';
-import { BufferPool } from './buffer-pool.js';
 import { type Header, HeaderReader } from './header.js';
 import { openInput } from './input-source.js';
 import { LineModeStart } from './line-mode.js';
 import { isAsOf, type Options, resolveOptions } from './options.js';
+import { OrderedOutput } from './ordered-output.js';
 import { OutputSink } from './output-sink.js';
 import type { PolicyProvider } from './policy.js';
 import { PolicyBroker } from './policy-broker.js';
@@ -39,8 +40,6 @@ const WORKER_ORIGIN_BUDGET = 50_000;
 const STOP_CLOSE_MS = 1000;
 /** Records read wait at most this long for their batch to fill: a slow input's rows are not held back. */
 const HOLD_MS = 100;
-/** A batch in flight has settled, either way (writeOldest reads its outcome, in order). */
-const written = () => 'written' as const;
 
 export interface ClassifyParams extends Partial<Record<keyof Options, unknown>> {
   /** A file path (`.gz` or gzip content is decompressed), `-` for stdin, or a readable stream. */
@@ -49,31 +48,6 @@ export interface ClassifyParams extends Partial<Record<keyof Options, unknown>> 
   signal?: AbortSignal;
   /** Use this policy source instead of the one the options select (closed at the end). */
   provider?: PolicyProvider;
-}
-
-function aborted(signal: AbortSignal | undefined): RobotsAuditError {
-  const reason = signal?.reason;
-  return new RobotsAuditError('ERR_ABORTED', `stopped (${typeof reason === 'string' ? reason : 'aborted'})`);
-}
-
-/** Resolves with p, or rejects as soon as the signal aborts. */
-function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(aborted(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 /**
@@ -195,47 +169,30 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       progress.start();
     }
 
-    // Batches in flight, oldest first: their outputs are written strictly in this order.
-    const window: Promise<BatchResult>[] = [];
-    const settled = new WeakSet<Promise<BatchResult>>();
-    const maxWindow = threads * tasksPerWorker + 2;
-    const s = sink;
     const batcher = new Batcher(d.charCodeAt(0));
     const buffers = batcher.pool;
     // A shard drops the other shards' rows as it reads them: they are never posted to a worker.
     const filter = ShardFilter.of(config, buffers);
     /** When the oldest record the filter holds was read (null when it holds none). */
     let keptSince: number | null = null;
-    const outputs = new BufferPool(0, maxWindow + 2);
     const addStats = (stats: BatchStats) => {
       summary.add(stats);
       broker.addTally(stats.policies);
     };
-    const writeOldest = async () => {
-      const r = await abortable(window.shift()!, signal);
-      addStats(r.stats);
-      summary.rowsWritten += r.stats.records;
-      buffers.give(r.input);
-      // A shard's batch often has no row of its own: nothing to write.
-      if (r.length === 0) outputs.give(r.output);
-      else
-        await abortable(
-          s.write(Buffer.from(r.output, 0, r.length), () => outputs.give(r.output)),
-          signal,
-        );
-    };
+    const ordered = new OrderedOutput(
+      sink,
+      threads * tasksPerWorker + 2,
+      buffers,
+      (stats) => {
+        addStats(stats);
+        summary.rowsWritten += stats.records;
+      },
+      signal,
+    );
     const post = async (batch: Buffer, places?: ShardBatch) => {
-      const out = outputs.size > 0 ? outputs.take(0) : null;
+      const out = ordered.spareOutput();
       pool ??= await startPool(false);
-      const task = pool.run(batch, out, (spare) => outputs.give(spare), places);
-      // Awaited in order by writeOldest; this marks it done and prevents an unhandled rejection.
-      task.then(
-        () => settled.add(task),
-        () => settled.add(task),
-      );
-      window.push(task);
-      while (window.length >= maxWindow) await writeOldest();
-      await writeReady();
+      await ordered.add(pool.run(batch, out, (spare) => ordered.giveOutput(spare), places));
     };
     const submit = async (batch: Buffer) => {
       if (filter === null) return post(batch);
@@ -254,10 +211,6 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       if (filter === null) return;
       for (const b of filter.flush()) await post(b.bytes, b);
       keptSince = null;
-    };
-    /** Writes the finished batches at the head of the window without waiting for the others. */
-    const writeReady = async () => {
-      while (window.length > 0 && settled.has(window[0]!)) await writeOldest();
     };
     /** When the oldest record the batcher holds was read (null when it holds none). */
     let heldSince: number | null = null;
@@ -286,8 +239,8 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
           const due = Math.max(0, since + HOLD_MS - performance.now());
           waits.push(new Promise((resolve) => (timer = setTimeout(() => resolve('cut'), due))));
         }
-        const head = window[0];
-        if (head !== undefined) waits.push(head.then(written, written));
+        const oldest = ordered.oldestSettled();
+        if (oldest !== undefined) waits.push(oldest);
         const got = await Promise.race(waits);
         clearTimeout(timer);
         if (got === 'cut') {
@@ -295,7 +248,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
           await flushKept();
           // What is left is the start of a record: it waits for its line end, then HOLD_MS more.
           heldSince = batcher.pendingBytes > 0 ? performance.now() : null;
-        } else if (got === 'written') await writeReady();
+        } else if (got === 'written') await ordered.writeReady();
         else {
           r = got;
           break;
@@ -313,7 +266,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     for (const k of filter?.flush() ?? []) last.push({ bytes: k.bytes, places: k });
     pool ??= await startPool(last.length <= 1);
     for (const b of last) await post(b.bytes, b.places);
-    while (window.length > 0) await writeOldest();
+    await ordered.drain();
     for (const stats of await abortable(pool.flush(), signal)) addStats(stats);
     await abortable(sink.finish(), signal);
     progress?.stop();

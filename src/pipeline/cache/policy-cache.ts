@@ -104,7 +104,9 @@ export class PolicyCache {
         `${select} WHERE v.origin = ? AND v.outcome = 'parsed' AND v.fetched_at >= ? ORDER BY v.fetched_at DESC LIMIT 1`,
       ),
       history: db.prepare(`${select} WHERE v.origin = ? ORDER BY v.valid_from, v.id`),
-      versions: db.prepare(`SELECT ${COLUMNS} FROM versions v WHERE v.origin = ? ORDER BY v.valid_from, v.id`),
+      versions: db.prepare(
+        `SELECT ${COLUMNS} FROM versions v WHERE v.origin = ? ORDER BY v.valid_from, v.id`,
+      ),
       body: db.prepare('SELECT body FROM bodies WHERE sha256 = ?').pluck(),
       insertBody: db.prepare('INSERT OR IGNORE INTO bodies (sha256, body) VALUES (?, ?)'),
       confirm: db.prepare(
