@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { hasCode, RobotsAuditError } from '../core/errors.js';
+import { hasCode } from '../core/errors.js';
 import { formatRecord } from '../workers/csv-quote.js';
 import type { BatchStats, PolicyRequest, WorkerConfig } from '../workers/protocol.js';
 import { verdictColumns } from '../workers/verdict-format.js';
@@ -10,7 +10,7 @@ import { Batcher } from './batcher.js';
 import { type Header, HeaderReader } from './header.js';
 import { openInput } from './input-source.js';
 import { LineModeStart } from './line-mode.js';
-import { isAsOf, type Options, resolveOptions } from './options.js';
+import { isAsOf, type Options, resolveClassifyOptions } from './options.js';
 import { OrderedOutput } from './ordered-output.js';
 import { OutputSink } from './output-sink.js';
 import type { PolicyProvider } from './policy.js';
@@ -56,23 +56,8 @@ export interface ClassifyParams extends Partial<Record<keyof Options, unknown>> 
  */
 export async function classify(params: ClassifyParams): Promise<ClassifySummary> {
   const { input, signal, provider: custom, ...rest } = params;
-  const options = resolveOptions(rest);
+  const options = resolveClassifyOptions(rest);
   const agents = [...new Set(options.agents)];
-  if (agents.length === 0 && options.agentColumn === undefined) {
-    throw new RobotsAuditError(
-      'ERR_INVALID_OPTION',
-      'Invalid option `agents`: give at least one agent (or `agentColumn`)',
-      { option: 'agents' },
-    );
-  }
-  if (options.delimiter.charCodeAt(0) > 0x7f) {
-    // Records are cut and split on bytes: a delimiter must be one byte.
-    throw new RobotsAuditError(
-      'ERR_INVALID_OPTION',
-      `Invalid option \`delimiter\`: expected an ASCII character, got ${JSON.stringify(options.delimiter)}`,
-      { option: 'delimiter' },
-    );
-  }
   if (signal?.aborted) throw aborted(signal);
   const t0 = performance.now();
   const source = await openInput(input);

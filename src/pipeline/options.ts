@@ -247,8 +247,15 @@ const VALIDATORS: Validators = {
   delimiter: (v) => {
     const d = text('delimiter', v);
     const unescaped = d === '\\t' || d === 'tab' ? '\t' : d;
-    if (unescaped.length !== 1 || unescaped === '"' || unescaped === '\n' || unescaped === '\r') {
-      throw invalid('delimiter', 'one character other than a quote or line end (or "tab")', v);
+    // Records are cut and split on bytes: a delimiter must be one byte.
+    if (
+      unescaped.length !== 1 ||
+      unescaped.charCodeAt(0) > 0x7f ||
+      unescaped === '"' ||
+      unescaped === '\n' ||
+      unescaped === '\r'
+    ) {
+      throw invalid('delimiter', 'one ASCII character other than a quote or line end (or "tab")', v);
     }
     return unescaped;
   },
@@ -306,6 +313,19 @@ export function resolveOptions(input: Partial<Record<keyof Options, unknown>> = 
   }
   checkLineMode(options);
   checkAsOf(options);
+  return options;
+}
+
+/** `resolveOptions` for `classify`, which also needs a crawler to judge for: an agent, or an agent column. */
+export function resolveClassifyOptions(input: Partial<Record<keyof Options, unknown>> = {}): Options {
+  const options = resolveOptions(input);
+  if (options.agents.length === 0 && options.agentColumn === undefined) {
+    throw new RobotsAuditError(
+      'ERR_INVALID_OPTION',
+      'Invalid option `agents`: give at least one agent (or `agentColumn`)',
+      { option: 'agents' },
+    );
+  }
   return options;
 }
 

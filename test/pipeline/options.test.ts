@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, type Options, resolveOptions } from '../../src/pipeline/options.js';
+import {
+  DEFAULTS,
+  type Options,
+  resolveClassifyOptions,
+  resolveOptions,
+} from '../../src/pipeline/options.js';
 
 type Case = [name: keyof Options, value: unknown, expected: unknown];
 
@@ -78,12 +83,17 @@ const INVALID: [name: keyof Options, value: unknown, message: string][] = [
   [
     'delimiter',
     '"',
-    'Invalid option `delimiter`: expected one character other than a quote or line end (or "tab"), got "\\"" (string)',
+    'Invalid option `delimiter`: expected one ASCII character other than a quote or line end (or "tab"), got "\\"" (string)',
   ],
   [
     'delimiter',
     ';;',
-    'Invalid option `delimiter`: expected one character other than a quote or line end (or "tab"), got ";;" (string)',
+    'Invalid option `delimiter`: expected one ASCII character other than a quote or line end (or "tab"), got ";;" (string)',
+  ],
+  [
+    'delimiter',
+    '§',
+    'Invalid option `delimiter`: expected one ASCII character other than a quote or line end (or "tab"), got "§" (string)',
   ],
   ['scheme', 'ftp', 'Invalid option `scheme`: expected "http" or "https", got "ftp" (string)'],
   [
@@ -143,5 +153,13 @@ describe('resolveOptions', () => {
     expect(message(() => resolveOptions({ asOf: '2024-01-01', robotsDir: 'r' }))).toBe(
       'Invalid options: `asOf` and `robotsDir` cannot be used together',
     );
+  });
+
+  it('asks classify for a crawler to judge for: an agent or an agent column', () => {
+    expect(message(() => resolveClassifyOptions({}))).toBe(
+      'Invalid option `agents`: give at least one agent (or `agentColumn`)',
+    );
+    expect(resolveClassifyOptions({ agents: 'Googlebot' }).agents).toEqual(['Googlebot']);
+    expect(resolveClassifyOptions({ agentColumn: 'ua' }).agentColumn).toBe('ua');
   });
 });
