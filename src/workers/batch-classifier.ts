@@ -79,6 +79,7 @@ export class BatchClassifier {
       this.installer,
       this.work,
       config.agents.length,
+      config.asOf != null,
     );
   }
 

@@ -59,15 +59,20 @@ export class ForeignRows {
   private readonly paths: string[] = [];
   private readonly schemes: number[] = [];
   private readonly ports: number[] = [];
-  private readonly times: number[] = [];
+  /** As of a time: each row's time; null otherwise. */
+  private readonly times: number[] | null;
 
-  /** `time`: the row's time as of-time runs judge it by (NaN otherwise). */
+  constructor(timed: boolean) {
+    this.times = timed ? [] : null;
+  }
+
+  /** `time`: the row's time as of-time runs judge it by (ignored otherwise). */
   add(slot: RowSlot, time: number): void {
     this.hosts.push(slot.host);
     this.paths.push(slot.path);
     this.schemes.push(slot.scheme === 'https' ? 1 : 0);
     this.ports.push(slot.port);
-    if (!Number.isNaN(time)) this.times.push(time);
+    this.times?.push(time);
   }
 
   get size(): number {
@@ -80,7 +85,7 @@ export class ForeignRows {
       paths: this.paths.join('\0'),
       schemes: Uint8Array.from(this.schemes),
       ports: Uint16Array.from(this.ports),
-      times: this.times.length > 0 ? Float64Array.from(this.times) : null,
+      times: this.times === null ? null : Float64Array.from(this.times),
     };
   }
 }

@@ -74,6 +74,8 @@ export class Peers {
     private readonly installer: PolicyInstaller,
     private readonly work: WorkStamps,
     private readonly agents: number,
+    /** As of a time: rows go to their owner with their time. */
+    readonly timed: boolean,
   ) {
     this.routes = affinity.threads > 1 && !judgeLocally;
   }
@@ -133,7 +135,7 @@ class RoutedBatch implements PeerBatch {
     if (owner === this.peers.self) return -1;
     let toOwner = this.rows[owner];
     if (!toOwner) {
-      toOwner = new ForeignRows();
+      toOwner = new ForeignRows(this.peers.timed);
       this.rows[owner] = toOwner;
     }
     toOwner.add(slot, time);
