@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import type { WarmProgress, WarmSummary } from '../pipeline/fetch/warm-cache.js';
 import { openInput } from '../pipeline/input-source.js';
@@ -86,7 +85,7 @@ async function run(argv: FetchArgs): Promise<number> {
       shard: shardFromEnvironment(argv.shard, argv.shards, process.env),
     });
     // The same reader as classify: a file or stdin, gzip and UTF-16 recognised by their first bytes.
-    const input = Readable.from((await openInput(inputPath(argv.input))).chunks);
+    const input = (await openInput(inputPath(argv.input))).chunks;
     // Loaded here, not at the top: undici and the SQLite addon cost startup time for every other command.
     const [{ createLivePolicyProvider }, { warmCache }] = await Promise.all([
       import('../pipeline/live-policy-provider.js'),

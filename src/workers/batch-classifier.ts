@@ -8,7 +8,7 @@ import { OriginStore } from './origin-store.js';
 import { type Affinity, type PeerBatch, Peers, SOLO } from './peer-routing.js';
 import { type NeededOrigin, PolicyInstaller } from './policy-installer.js';
 import type { BatchStats, PolicyRequest, WirePolicy, WorkerConfig } from './protocol.js';
-import { parseQuotedRecords } from './quoted-records.js';
+import { parseQuotedRecords, utf8Of } from './quoted-records.js';
 import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from './record-scanner.js';
 import { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
@@ -374,10 +374,4 @@ export class BatchClassifier {
       }
     }
   }
-}
-
-/** A field read as latin1 (one char per byte), decoded as the UTF-8 it holds. */
-function utf8Of(field: string | undefined): string | undefined {
-  if (field === undefined || !/[^\x00-\x7f]/.test(field)) return field;
-  return Buffer.from(field, 'latin1').toString('utf8');
 }

@@ -61,7 +61,8 @@ export class BatchRows {
   private ordinals: Int32Array | null = null;
   private skip = 0;
 
-  constructor(private readonly config: WorkerConfig) {}
+  /** Only the column count and the delimiter: the pipeline's reader judges records with them too. */
+  constructor(private readonly config: Pick<WorkerConfig, 'columns' | 'delimiter'>) {}
 
   reset(bytes: Buffer, places: RecordPlaces = WHOLE): void {
     this.ordinals = places.ordinals ?? null;

@@ -39,3 +39,9 @@ function tryParse(text: string, delimiter: string, relax: boolean): string[][] |
     return null;
   }
 }
+
+/** A field read as latin1 (one char per byte), decoded as the UTF-8 it holds. */
+export function utf8Of(field: string | undefined): string | undefined {
+  if (field === undefined || !/[^\x00-\x7f]/.test(field)) return field;
+  return Buffer.from(field, 'latin1').toString('utf8');
+}
