@@ -1,3 +1,4 @@
+import { ownString } from '../core/bytes.js';
 import { RobotsAuditError } from '../core/errors.js';
 import { BatchRows } from '../workers/batch-rows.js';
 import { FieldSplitter } from '../workers/field-split.js';
@@ -115,7 +116,8 @@ export class BatchOrigins {
     const s = this.slot;
     const code = resolveRowInto(url, host, this.scheme, s);
     if (code !== null) return failure(code);
-    const origin: RowOrigin = { scheme: s.scheme, host: s.host, port: s.port };
+    // An own copy: a host sliced from the batch's text would keep all of it alive in a consumer's set.
+    const origin: RowOrigin = { scheme: s.scheme, host: ownString(s.host), port: s.port };
     return { ok: true, key: keyOf(origin), origin };
   }
 }

@@ -14,6 +14,7 @@ import { openInput } from '../../src/pipeline/input-source.js';
 import type { LivePolicyProvider } from '../../src/pipeline/live-policy-provider.js';
 import { originKey } from '../../src/pipeline/policy.js';
 import { readRecordOrigins } from '../../src/pipeline/record-origins.js';
+import { usedAfterGc } from '../helpers/heap.js';
 import { tempDir } from './classify-data.js';
 
 const dir = tempDir('ra-record-origins-');
@@ -204,5 +205,26 @@ describe('record-origins: each record yields what classify judges it by', () => 
       for (const o of want) all.add(o);
     }
     expect([...all].sort()).toEqual(distinct(await read(input, {})).sort());
+  });
+});
+
+describe('record-origins: memory', () => {
+  it('the origins kept from a batch do not keep its text alive', async () => {
+    const filler = `filler.example,https://filler.example/${'p'.repeat(60)}\n`.repeat(700);
+    const batches = 800;
+    async function* log(): AsyncGenerator<Buffer> {
+      yield Buffer.from('host,url\n');
+      for (let i = 0; i < batches; i++) {
+        yield Buffer.from(`${filler}new-host-${i}.example,https://new-host-${i}.example/x\n`);
+      }
+    }
+    const before = usedAfterGc();
+    const seen = new Map<string, unknown>();
+    for await (const batch of readRecordOrigins(log(), DEFAULTS)) {
+      for (const r of batch) if (r.ok && !seen.has(r.key)) seen.set(r.key, r.origin);
+    }
+    expect(seen.size).toBe(batches + 1);
+    // 800 new origins, one in each of ~800 batches of 64 KiB: kept slices would pin ~50 MB of text.
+    expect(usedAfterGc() - before).toBeLessThan(8 << 20);
   });
 });
