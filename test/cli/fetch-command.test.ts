@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ok } from '../helpers/multi-host-server.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
@@ -132,6 +133,44 @@ describe('warming the cache', () => {
     expect(env.srv.hits('tsv.test')).toBe(1);
     expect(currentRows(cache)).toEqual([
       { origin: `http://tsv.test:${env.srv.httpPort}`, outcome: 'parsed' },
+    ]);
+  });
+
+  it('warms exactly the origins classify --offline then looks up, however messy the log', async () => {
+    const hosts = ['q.test', 'extra.test', 'open.test', 'after1.test', 'after2.test'];
+    for (const h of hosts) env.srv.set(h, ok('User-agent: *\n'));
+    const o = (h: string) => env.srv.origin(h);
+    const log = [
+      'id,url',
+      `1,"${o('q.test')}/a,b"`,
+      // More fields than the header: classify judges no origin for it, so none is fetched.
+      `2,${o('extra.test')}/x,more`,
+      // An unclosed quote is one malformed record: the records after it are rows as usual.
+      `3,"${o('open.test')}/unterminated`,
+      `4,${o('after1.test')}/a`,
+      `5,${o('after2.test')}/b`,
+    ].join('\n');
+    const summaryFile = join(env.tmp.dir, `s${n}.json`);
+    const r = await runCli(['fetch', '-', ...local(), '--quiet', '--summary', summaryFile], { input: log });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toMatchObject({
+      rows: 5,
+      badRows: 2,
+      badRowCodes: { extra_fields: 1, malformed_record: 1 },
+      origins: 3,
+    });
+    expect(hosts.map((h) => env.srv.hits(h))).toEqual([1, 0, 0, 1, 1]);
+    const c = await runCli(['classify', '-', '--agent', 'a', '--cache', cache, '--offline', '-o', '-'], {
+      input: log,
+    });
+    expect(c.code).toBe(0);
+    const verdicts = (parse(c.stdout, { columns: true }) as { verdict: string }[]).map((row) => row.verdict);
+    expect(verdicts).toEqual([
+      'allowed_implicit',
+      'invalid_input',
+      'invalid_input',
+      'allowed_implicit',
+      'allowed_implicit',
     ]);
   });
 
