@@ -24,6 +24,14 @@ export interface AsOfSummary {
   grace: Record<string, number>;
 }
 
+/** A rule of one origin's robots.txt and the rows it decided. */
+export interface RuleCount {
+  origin: string;
+  line: number;
+  rule: string;
+  rows: number;
+}
+
 export interface ClassifySummary {
   input: string;
   output: string;
@@ -55,7 +63,12 @@ export interface ClassifySummary {
     unreachableBy: Record<string, number>;
   };
   topDisallowedHosts: Record<string, { origin: string; rows: number }[]>;
-  topRules: Record<string, { origin: string; line: number; rule: string; rows: number }[]>;
+  /** Every rule that decided rows, allowing and disallowing together, most rows first. */
+  topRules: Record<string, RuleCount[]>;
+  /** Rules that decided disallowed rows. */
+  topDisallowRules: Record<string, RuleCount[]>;
+  /** Rules that decided allowed rows: Allow rules, and empty `Disallow:` lines (they disallow nothing). */
+  topAllowRules: Record<string, RuleCount[]>;
   /** False when the top lists overflowed their bounded counters (some figures may then be low). */
   topCountsExact: boolean;
   /** As of a time only: how rows were judged against the cache's history. */
@@ -93,7 +106,7 @@ export class SummaryBuilder {
   private readonly examples: { record: number; code: string }[] = [];
   private readonly verdicts: number[][];
   private readonly hosts: TopCounter<string>[];
-  private readonly rules: TopCounter<{ origin: string; line: number; rule: string }>[];
+  private readonly rules: TopCounter<{ origin: string; line: number; rule: string; allowed: boolean }>[];
   private workMs = 0;
   private compiles = 0;
   private readonly asOf = {
@@ -147,10 +160,10 @@ export class SummaryBuilder {
       if (typeof a === 'number') this.hosts[a]!.add(origin, origin, n);
       else for (const x of a) this.hosts[x]!.add(origin, origin, n);
     }
-    for (const [a, origin, line, rule, n] of s.rules) {
+    for (const [a, origin, line, rule, n, allowed] of s.rules) {
       // With the rule text: versions of one robots.txt (as of a time) hold other rules at the same line.
       const key = `${origin}\n${line}\n${rule}`;
-      const item = { origin, line, rule };
+      const item = { origin, line, rule, allowed };
       // Agents that decided alike come as one entry: one key and item for all their counters.
       if (typeof a === 'number') this.rules[a]!.add(key, item, n);
       else for (const x of a) this.rules[x]!.add(key, item, n);
@@ -182,6 +195,17 @@ export class SummaryBuilder {
       versionAge: Object.fromEntries(labels.map((l, b) => [l, t.ages[b] ?? 0])),
       grace: Object.fromEntries(this.agents.map((agent, a) => [agent, t.grace[a] ?? 0])),
     };
+  }
+
+  /** Agent `a`'s top rules: all, or only those that allow (`true`) or disallow (`false`). */
+  private topRules(a: number, allowed?: boolean): RuleCount[] {
+    const keep = allowed === undefined ? undefined : (r: { allowed: boolean }) => r.allowed === allowed;
+    return this.rules[a]!.top(TOP, keep).map(({ item: { origin, line, rule }, count }) => ({
+      origin,
+      line,
+      rule,
+      rows: count,
+    }));
   }
 
   build(ctx: {
@@ -225,7 +249,9 @@ export class SummaryBuilder {
       topDisallowedHosts: byAgent((a) =>
         this.hosts[a]!.top(TOP).map((t) => ({ origin: t.item, rows: t.count })),
       ),
-      topRules: byAgent((a) => this.rules[a]!.top(TOP).map((t) => ({ ...t.item, rows: t.count }))),
+      topRules: byAgent((a) => this.topRules(a)),
+      topDisallowRules: byAgent((a) => this.topRules(a, false)),
+      topAllowRules: byAgent((a) => this.topRules(a, true)),
       topCountsExact:
         this.hosts.every((h) => h.dropBound === 0) && this.rules.every((r) => r.dropBound === 0),
       ...(ctx.asOf ? { asOf: this.buildAsOf(ctx.asOf) } : {}),
@@ -248,78 +274,4 @@ export interface AsOfContext {
   time?: number;
   graceSeconds: number;
   maxHistoryAgeSeconds?: number;
-}
-
-const num = (n: number) => n.toLocaleString('en-US');
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-function rowAgentsLine(agents: Record<string, RowAgentSummary>, notACrawler: number): string {
-  const top = Object.entries(agents).slice(0, 8);
-  const more = Object.keys(agents).length - top.length;
-  return `  row agents: ${top.map(([k, a]) => `${k} ${num(a.rows)}`).join(' · ') || 'none'}${more > 0 ? ` · ${more} more` : ''} · not a crawler ${num(notACrawler)}`;
-}
-
-function asOfLine(a: AsOfSummary): string {
-  const none = Object.entries(a.noHistory).filter(([, n]) => n > 0);
-  const grace = Object.entries(a.grace).filter(([, n]) => n > 0);
-  return (
-    `  as of ${a.column === null ? a.time : `column ${a.column}`}: ${num(a.rowsJudged)} rows judged` +
-    `${none.length ? ` · no_history ${none.map(([k, n]) => `${k} ${num(n)}`).join(', ')}` : ''}` +
-    `${grace.length ? ` · within the ${a.graceSeconds / 3600} h grace ${grace.map(([k, n]) => `${k} ${num(n)}`).join(', ')}` : ''}`
-  );
-}
-
-/** The short human summary printed on stderr. */
-/** Why origins were unreachable, and, when every fetched one was, what to do about it. */
-function unreachableLines(s: ClassifySummary): string[] {
-  const by = Object.entries(s.origins.unreachableBy ?? {});
-  if (by.length === 0) return [];
-  const lines = [`  unreachable origins (disallow all): ${by.map(([k, n]) => `${k} ${num(n)}`).join(' · ')}`];
-  const fetched = s.origins.bySource.fetch ?? 0;
-  const unreachable = s.origins.byOutcome.unreachable ?? 0;
-  if (fetched > 0 && unreachable >= s.origins.resolved) {
-    lines.push(
-      '  every origin fetched was unreachable: check the network (or --proxy), or judge from files (--robots-dir DIR) or from the cache (--offline). These failures are cached for --max-age (default 24 h): run with --max-age 0 to fetch again',
-    );
-  }
-  return lines;
-}
-
-export function formatSummary(s: ClassifySummary): string {
-  const lines: string[] = [];
-  lines.push(
-    `robots-audit classify: ${num(s.recordsRead)} records → ${num(s.rowsWritten)} rows in ${secs(s.timing.wallMs)} (${num(s.rowsPerSecond)} rows/s, ${s.threads} thread${s.threads === 1 ? '' : 's'})${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}`,
-  );
-  for (const agent of s.agents) {
-    const v = Object.entries(s.verdicts[agent]!).filter(([, n]) => n > 0);
-    lines.push(`  ${agent}: ${v.map(([k, n]) => `${k} ${num(n)}`).join(' · ') || 'no rows'}`);
-  }
-  const inv = Object.entries(s.invalidByCode).map(([k, n]) => `${k} ${num(n)}`);
-  lines.push(`  invalid rows: ${num(s.invalidRows)}${inv.length ? ` (${inv.join(', ')})` : ''}`);
-  const out = Object.entries(s.origins.byOutcome).filter(([, n]) => n > 0);
-  lines.push(
-    `  origins: ${num(s.origins.resolved)} resolved${out.length ? ` (${out.map(([k, n]) => `${k} ${num(n)}`).join(' · ')})` : ''}, ${num(s.origins.compiled)} rule sets compiled`,
-  );
-  lines.push(...unreachableLines(s));
-  if (s.asOf) lines.push(asOfLine(s.asOf));
-  if (s.rowAgents) lines.push(rowAgentsLine(s.rowAgents, s.notACrawler ?? 0));
-  lines.push(`  host mismatches: ${num(s.hostMismatch)} · blank lines: ${num(s.blankLines)}`);
-  for (const agent of s.agents) {
-    const hosts = s.topDisallowedHosts[agent]!.slice(0, 5);
-    if (hosts.length)
-      lines.push(
-        `  most disallowed (${agent}): ${hosts.map((h) => `${h.origin} ${num(h.rows)}`).join(', ')}`,
-      );
-    const rules = s.topRules[agent]!.slice(0, 3);
-    if (rules.length) {
-      lines.push(
-        `  top rules (${agent}): ${rules.map((r) => `${r.origin} line ${r.line} "${r.rule}" ${num(r.rows)}`).join('; ')}`,
-      );
-    }
-  }
-  const t = s.timing;
-  lines.push(
-    `  time: reading ${secs(t.readingMs)} · fetching ${secs(t.fetchingMs)} · matching ${secs(t.matchingMs)} (worker CPU) · writing ${secs(t.writingMs)}`,
-  );
-  return `${lines.join('\n')}\n`;
 }

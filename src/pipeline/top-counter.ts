@@ -43,9 +43,10 @@ export class TopCounter<T> {
     }
   }
 
-  /** The `k` largest, largest first (ties by key). */
-  top(k: number): { item: T; count: number }[] {
-    return [...this.counts.entries()]
+  /** The `k` largest, largest first (ties by key); with `keep`, the `k` largest of the items it keeps. */
+  top(k: number, keep?: (item: T) => boolean): { item: T; count: number }[] {
+    const entries = [...this.counts.entries()];
+    return (keep === undefined ? entries : entries.filter(([, e]) => keep(e.item)))
       .sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1))
       .slice(0, k)
       .map(([, e]) => ({ item: e.item, count: e.n }));

@@ -171,8 +171,11 @@ export interface BatchStats {
   verdicts: number[][];
   /** [agent index, or the indexes of agents with the same count, origin key, disallowed rows] */
   disallowedHosts: [number | number[], string, number][];
-  /** [agent index or indexes (agents that decide alike), origin key, rule line, rule, rows] for explicit decisions. */
-  rules: [number | number[], string, number, string, number][];
+  /**
+   * [agent index or indexes (agents that decide alike), origin key, rule line, rule, rows, whether the rule
+   * allows] for explicit decisions (an empty `Disallow:` allows).
+   */
+  rules: [number | number[], string, number, string, number, boolean][];
   /** First invalid rows of the batch: [record index among the records the batch stands for, code]. */
   invalidExamples: [number, string][];
   /** Milliseconds the worker spent working on the batch, and waiting for policies. */

@@ -84,7 +84,8 @@ export class RowStats {
         if (hits.empty) continue;
         const agents = this.agentsLike(a, (b) => e.ruleHits[b] === hits);
         const set = e.hitRules![a]!;
-        for (const [idx, c] of hits.drain()) rules.push([agents, e.key, set.lineAt(idx), set.ruleAt(idx), c]);
+        for (const [idx, c] of hits.drain())
+          rules.push([agents, e.key, set.lineAt(idx), set.ruleAt(idx), c, set.allowedAt(idx)]);
       }
       e.hitRules = null;
     }

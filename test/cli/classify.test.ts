@@ -44,6 +44,31 @@ describe('robots-audit classify (CLI)', () => {
     expect(new Set(rows.map((row) => row.verdict))).toContain('disallowed_explicit');
   });
 
+  it('names the first records with extra fields and their likely cause, and lists allow and disallow rules apart', async () => {
+    const d = tempDir('ra-cli-extra-');
+    const robotsDir = writeRobots(d, { ...MESSY_ROBOTS, 'open.example.txt': 'User-agent: *\nDisallow:\n' });
+    const rows = ['/private/1', '/a,b', '/c,d', '/private/2', '/e,f', '/g,h', '/i,j', '/private/3', '/k,l'];
+    const input = ['host,url', ...rows.map((u) => `a.example,${u}`), 'open.example,/x', 'open.example,/y'];
+    const r = await runCli(
+      ['classify', '-', '--robots-dir', robotsDir, '--agent', 'Googlebot', '-o', '/dev/null'],
+      {
+        input: `${input.join('\n')}\n`,
+      },
+    );
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  invalid rows:'));
+    expect(lines.slice(at, at + 3)).toEqual([
+      '  invalid rows: 6 (extra_fields 6)',
+      '  extra_fields: 6 rows with more fields than the header, first at records 2, 3, 5, 6, 7 (header not counted, as --row-number counts)',
+      '    likely cause: a field holding the delimiter unquoted, such as a URL with a comma; quote such fields ("…")',
+    ]);
+    expect(lines.filter((l) => l.includes('rules (Googlebot)'))).toEqual([
+      '  top disallow rules (Googlebot): https://a.example line 2 "Disallow: /private" 3',
+      '  top allow rules (Googlebot): https://open.example line 2 "Disallow: " (empty: disallows nothing) 2',
+    ]);
+  });
+
   it('reads stdin and writes stdout with `-`, quietly', async () => {
     const r = await runCli(['classify', '-', '--robots-dir', robots, '--agent', 'Googlebot', '--quiet'], {
       input: 'url\nhttps://a.example/private\n',

@@ -219,6 +219,39 @@ describe('classify (library)', () => {
     expect(Object.keys(s.timing)).toEqual(['wallMs', 'readingMs', 'fetchingMs', 'matchingMs', 'writingMs']);
   });
 
+  it('keeps rules that allow apart from rules that disallow; an empty Disallow is among those that allow', async () => {
+    const d = tempDir();
+    const robotsDir = writeRobots(d, {
+      'open.example.txt': 'User-agent: *\nDisallow:\n',
+      'shut.example.txt': 'User-agent: *\nAllow: /p/ok\nDisallow: /p\n',
+    });
+    const input = path.join(d, 'in.csv');
+    const urls = [
+      'open.example,/a',
+      'open.example,/b',
+      'open.example,/c',
+      'shut.example,/p/1',
+      'shut.example,/p/ok',
+    ];
+    writeFileSync(input, `host,url\n${urls.join('\n')}\n`);
+    const file = path.join(d, 's.json');
+    await classify({
+      input,
+      output: path.join(d, 'out.csv'),
+      agents: ['Googlebot'],
+      robotsDir,
+      summary: file,
+    });
+    const s = JSON.parse(readFileSync(file, 'utf8'));
+    const open = { origin: 'https://open.example', line: 2, rule: 'Disallow: ', rows: 3 };
+    const shut = { origin: 'https://shut.example', line: 3, rule: 'Disallow: /p', rows: 1 };
+    const ok = { origin: 'https://shut.example', line: 2, rule: 'Allow: /p/ok', rows: 1 };
+    expect(s.topDisallowRules).toEqual({ Googlebot: [shut] });
+    expect(s.topAllowRules).toEqual({ Googlebot: [open, ok] });
+    // topRules keeps every deciding rule, as before the split.
+    expect(s.topRules).toEqual({ Googlebot: [open, ok, shut] });
+  });
+
   it('counts top hosts and rules per agent when agents decide alike', async () => {
     const d = tempDir();
     const robotsDir = writeRobots(d, {

@@ -214,10 +214,10 @@ describe('BatchClassifier', () => {
       [[0, 1, 2, 3], 'https://b.example', 2],
     ]);
     expect(rules).toEqual([
-      [[0, 1], 'https://m.example', 2, 'Disallow: /all', 1],
-      [[0, 1], 'https://m.example', 3, 'Allow: /all/ok', 1],
-      [[2, 3], 'https://m.example', 7, 'Disallow: /', 3],
-      [[0, 1, 2, 3], 'https://b.example', 2, 'Disallow: /', 2],
+      [[0, 1], 'https://m.example', 2, 'Disallow: /all', 1, false],
+      [[0, 1], 'https://m.example', 3, 'Allow: /all/ok', 1, true],
+      [[2, 3], 'https://m.example', 7, 'Disallow: /', 3, false],
+      [[0, 1, 2, 3], 'https://b.example', 2, 'Disallow: /', 2, false],
     ]);
   });
 

@@ -123,7 +123,7 @@ describe('origin affinity between workers', () => {
     expect(stats.disallowedHosts).toEqual([]);
     const flushed = workers[owner]!.flush();
     expect(flushed.disallowedHosts).toEqual([[0, 'https://b.example', 1]]);
-    expect(flushed.rules).toEqual([[0, 'https://b.example', 2, 'Disallow: /', 1]]);
+    expect(flushed.rules).toEqual([[0, 'https://b.example', 2, 'Disallow: /', 1, false]]);
     expect(workers[owner]!.flush().rules).toEqual([]);
   });
 });

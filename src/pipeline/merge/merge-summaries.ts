@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { RobotsAuditError } from '../../core/errors.js';
-import type { AsOfSummary, ClassifySummary } from '../summary.js';
+import type { AsOfSummary, ClassifySummary, RuleCount } from '../summary.js';
 
 /**
  * `robots-audit merge` of `--summary` files: the summaries of the shards of one host-sharded run become
@@ -14,7 +14,11 @@ export interface ShardInfo {
   key: string;
 }
 
-export type ShardSummary = ClassifySummary & { shard?: ShardInfo | null; mergedShards?: number };
+/** Summaries written before the split top lists have only `topRules`. */
+type SplitTops = 'topDisallowRules' | 'topAllowRules';
+
+export type ShardSummary = Omit<ClassifySummary, SplitTops> &
+  Partial<Pick<ClassifySummary, SplitTops>> & { shard?: ShardInfo | null; mergedShards?: number };
 
 export interface SummaryFile {
   file: string;
@@ -44,6 +48,8 @@ const MERGED = new Set([
   'origins',
   'topDisallowedHosts',
   'topRules',
+  'topDisallowRules',
+  'topAllowRules',
   'topCountsExact',
   'timing',
   'rowsPerSecond',
@@ -145,6 +151,27 @@ function mergeTop<T extends { rows: number }>(lists: T[][], key: (t: T) => strin
     .map(([, t]) => t);
 }
 
+/** Per agent, the union of the shards' rule lists. */
+function mergeRules(agents: string[], lists: Record<string, RuleCount[]>[]): Record<string, RuleCount[]> {
+  // With the rule text, as the summary keys them: as of a time, versions hold other rules at one line.
+  return perAgent(agents, (a) =>
+    mergeTop(
+      lists.map((l) => l[a] ?? []),
+      (t) => `${t.origin}\n${t.line}\n${t.rule}`,
+    ),
+  );
+}
+
+/** The allow and disallow rule lists, when every shard has them (older summaries do not). */
+function splitTops(agents: string[], list: ShardSummary[]): Partial<Pick<ClassifySummary, SplitTops>> {
+  const out: Partial<Pick<ClassifySummary, SplitTops>> = {};
+  for (const field of ['topDisallowRules', 'topAllowRules'] as const) {
+    const lists = list.map((s) => s[field]);
+    if (lists.every((l) => l !== undefined)) out[field] = mergeRules(agents, lists);
+  }
+  return out;
+}
+
 /** One value when every shard has the same, else each shard's in shard order. */
 function common(values: string[]): string {
   return values.every((v) => v === values[0]) ? values[0]! : values.join(', ');
@@ -225,13 +252,11 @@ export function mergeSummaries(files: readonly SummaryFile[]): ShardSummary {
         (t) => t.origin,
       ),
     ),
-    topRules: perAgent(agents, (a) =>
-      mergeTop(
-        list.map((s) => s.topRules[a] ?? []),
-        // With the rule text, as the summary keys them: as of a time, versions hold other rules at one line.
-        (t) => `${t.origin}\n${t.line}\n${t.rule}`,
-      ),
+    topRules: mergeRules(
+      agents,
+      list.map((s) => s.topRules),
     ),
+    ...splitTops(agents, list),
     topCountsExact: list.every((s) => s.topCountsExact),
     timing: {
       wallMs,

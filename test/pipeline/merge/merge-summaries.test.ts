@@ -178,6 +178,27 @@ describe('mergeSummaries', () => {
     ).toBe(false);
   });
 
+  it('the rules that disallow and those that allow merge list by list; summaries without them give neither', () => {
+    const rule = (origin: string, text: string, rows: number) => ({ origin, line: 2, rule: text, rows });
+    const one = shard(1, 2, {
+      topDisallowRules: { Googlebot: [rule('https://a', 'Disallow: /', 3)] },
+      topAllowRules: { Googlebot: [rule('https://a', 'Allow: /x', 1)] },
+    });
+    const two = shard(2, 2, {
+      topDisallowRules: { Googlebot: [rule('https://b', 'Disallow: /b', 5)] },
+      topAllowRules: { Googlebot: [rule('https://b', 'Disallow: ', 9)] },
+    });
+    const m = mergeSummaries([two, one]);
+    expect(m.topDisallowRules).toEqual({
+      Googlebot: [rule('https://b', 'Disallow: /b', 5), rule('https://a', 'Disallow: /', 3)],
+    });
+    expect(m.topAllowRules).toEqual({
+      Googlebot: [rule('https://b', 'Disallow: ', 9), rule('https://a', 'Allow: /x', 1)],
+    });
+    const old = mergeSummaries([one, shard(2, 2)]);
+    expect([old.topDisallowRules, old.topAllowRules]).toEqual([undefined, undefined]);
+  });
+
   it('the input and other fields every shard agrees on are kept; paths that differ are listed in shard order', () => {
     const m = mergeSummaries([
       shard(2, 2, { future: 'x' } as Partial<ShardSummary>),
