@@ -96,8 +96,8 @@ for (const l of costs) console.log(l);
 // The reading thread's shard filter alone, in this thread: the workload cut into batches as a run cuts
 // them, each batch sifted for one shard; what a dropped row costs is the filter's CPU over the rows dropped.
 const dist = (rel) => import(pathToFileURL(path.join(path.dirname(cli), '..', rel)).href);
-const { Batcher } = await dist('pipeline/batcher.js');
-const { ShardFilter } = await dist('pipeline/shard-filter.js').catch(() => ({ ShardFilter: null }));
+const { Batcher } = await dist('pipeline/input/batcher.js');
+const { ShardFilter } = await dist('pipeline/input/shard-filter.js').catch(() => ({ ShardFilter: null }));
 if (ShardFilter === null) process.exit(0);
 const body = readFileSync(path.join(dir, 'crawl.csv'));
 const config = { delimiter: ',', urlIndex: 1, columns: 2, lineMode: false };

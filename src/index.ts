@@ -11,7 +11,11 @@ export * from './core/index.js';
 export { type ClassifyParams, type ClassifySummary, classify } from './pipeline/classify.js';
 export { classifyInThread } from './pipeline/classify-thread.js';
 export { FETCH_ERROR_CODES, type FetchErrorCode } from './pipeline/fetch/error-codes.js';
-export type { FetchEvent, LivePolicyProvider, ProviderStats } from './pipeline/live-policy-provider.js';
 export { DEFAULTS, type Options, resolveOptions } from './pipeline/options.js';
-export type { Origin, Policy, PolicyOutcome, PolicyProvider } from './pipeline/policy.js';
+export type {
+  FetchEvent,
+  LivePolicyProvider,
+  ProviderStats,
+} from './pipeline/policy/live-policy-provider.js';
+export type { Origin, Policy, PolicyOutcome, PolicyProvider } from './pipeline/policy/policy.js';
 export { ROW_ERROR_CODES, type RowCode } from './workers/row-error-codes.js';

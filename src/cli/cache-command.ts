@@ -7,7 +7,7 @@ import type { CachedVersion } from '../pipeline/cache/cache-types.js';
 import type { PolicyCache } from '../pipeline/cache/policy-cache.js';
 import { parseInstant, versionAt } from '../pipeline/cache/version-at.js';
 import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
-import { OutputSink } from '../pipeline/output-sink.js';
+import { OutputSink } from '../pipeline/output/output-sink.js';
 import { COMMAND_LINES } from './command-list.js';
 import { unknownCommandCheck, unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, reportFatal, signalExitCode, stopOnSignals } from './exit.js';

@@ -3,7 +3,7 @@ import { RobotsAuditError } from '../core/errors.js';
 import { parseRobotsTxt } from '../core/index.js';
 import type { Decision } from '../core/types.js';
 import { resolveOptions } from '../pipeline/options.js';
-import { readFileCapped } from '../pipeline/robots-dir-provider.js';
+import { readFileCapped } from '../pipeline/policy/robots-dir-provider.js';
 import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, reportFatal } from './exit.js';

@@ -72,7 +72,8 @@ async function run(argv: ClassifyArgs): Promise<number> {
       progress: !quiet && (argv.progress === true || process.stderr.isTTY === true),
       signal: controller.signal,
     });
-    if (!quiet) process.stderr.write((await import('../pipeline/summary-text.js')).formatSummary(summary));
+    if (!quiet)
+      process.stderr.write((await import('../pipeline/figures/summary-text.js')).formatSummary(summary));
     return EXIT.ok;
   } catch (err) {
     if (stoppedBy !== null && hasCode(err, 'ERR_ABORTED')) {

@@ -5,7 +5,7 @@ import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { RobotsAuditError } from '../core/errors.js';
 import type { ArchiveInput, ImportProgress, ImportSummary } from '../pipeline/import/import-archives.js';
 import { DEFAULTS, resolveOptions } from '../pipeline/options.js';
-import { OutputSink } from '../pipeline/output-sink.js';
+import { OutputSink } from '../pipeline/output/output-sink.js';
 import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
 import { EXIT, reportFatal, signalExitCode, stopOnSignals } from './exit.js';

@@ -1,6 +1,6 @@
 import { RobotsAuditError } from '../core/errors.js';
 import type { AsOfConfig } from '../workers/protocol.js';
-import { findColumn, shownColumn } from './header.js';
+import { findColumn, shownColumn } from './input/header.js';
 import { isAsOf, type Options } from './options.js';
 
 /** The workers' as-of settings for the input's columns, or null when rows are judged as of now. */

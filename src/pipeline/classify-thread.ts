@@ -1,10 +1,10 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type Failure, hasCode, RobotsAuditError } from '../core/errors.js';
-import { BATCH_BYTES } from './batcher.js';
 import { builtFile } from './built-file.js';
 import type { ClassifyParams, ClassifySummary } from './classify.js';
-import { resolveOutputTarget } from './output-target.js';
+import { BATCH_BYTES } from './input/batcher.js';
+import { resolveOutputTarget } from './output/output-target.js';
 
 /**
  * The coordinator thread's heap: a small young generation (its allocations are short-lived buffers

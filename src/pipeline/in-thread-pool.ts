@@ -9,7 +9,7 @@ import type {
   WorkerConfig,
 } from '../workers/protocol.js';
 import { DirPolicySource } from '../workers/robots-dir-reader.js';
-import { RecordNumbering } from './record-numbering.js';
+import { RecordNumbering } from './output/record-numbering.js';
 import type { PolicyResolver } from './worker-pool.js';
 
 /**

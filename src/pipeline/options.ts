@@ -5,7 +5,7 @@ import { RobotsAuditError } from '../core/errors.js';
 import { parseTime, TIME_FORMATS, type TimeFormat } from '../workers/row-time.js';
 import type { Shard } from '../workers/shard.js';
 import { parseDuration } from './duration.js';
-import { checkLineMode, columnList } from './line-mode.js';
+import { checkLineMode, columnList } from './input/line-mode.js';
 import { invalidOption, optionsClash } from './option-error.js';
 import { parseShard } from './shard-option.js';
 

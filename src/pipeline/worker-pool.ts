@@ -11,7 +11,7 @@ import type {
   WorkerTask,
 } from '../workers/protocol.js';
 import { builtFile } from './built-file.js';
-import { isRecordCount, RecordNumbering } from './record-numbering.js';
+import { isRecordCount, RecordNumbering } from './output/record-numbering.js';
 
 /** The classify worker's entry file: CommonJS, so that no worker is ever terminated inside require(esm). */
 export function workerFile(): string {

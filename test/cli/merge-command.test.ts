@@ -7,7 +7,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measuredRun } from '../../bench/measured-run.mjs';
-import type { ClassifySummary } from '../../src/pipeline/summary.js';
+import type { ClassifySummary } from '../../src/pipeline/figures/summary.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
 import { MESSY_ROBOTS, messyLog, tempDir, writeRobots } from '../pipeline/classify-data.js';
 

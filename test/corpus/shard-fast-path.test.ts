@@ -4,8 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Batcher } from '../../src/pipeline/batcher.js';
-import { ShardFilter } from '../../src/pipeline/shard-filter.js';
+import { Batcher } from '../../src/pipeline/input/batcher.js';
+import { ShardFilter } from '../../src/pipeline/input/shard-filter.js';
 import { resolveRowUrl } from '../../src/workers/row-url.js';
 import { hostHash, plainUrlHostHash, shardOf } from '../../src/workers/shard.js';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PolicyBroker } from '../../src/pipeline/policy-broker.js';
-import { createDirPolicyProvider } from '../../src/pipeline/robots-dir-provider.js';
+import { PolicyBroker } from '../../src/pipeline/policy/policy-broker.js';
+import { createDirPolicyProvider } from '../../src/pipeline/policy/robots-dir-provider.js';
 import type { WorkerConfig } from '../../src/workers/protocol.js';
 
 /** A temp robots dir holding the given `<file name> → body`. */

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { toWire } from '../../src/pipeline/policy-broker.js';
-import { createDirPolicyProvider } from '../../src/pipeline/robots-dir-provider.js';
+import { toWire } from '../../src/pipeline/policy/policy-broker.js';
+import { createDirPolicyProvider } from '../../src/pipeline/policy/robots-dir-provider.js';
 import {
   DirPolicySource,
   dirWirePolicy,

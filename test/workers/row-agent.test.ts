@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RowAgentTally } from '../../src/pipeline/row-agent-summary.js';
+import { RowAgentTally } from '../../src/pipeline/figures/row-agent-summary.js';
 import type { WorkerConfig } from '../../src/workers/protocol.js';
 import { OTHER_TOKEN, RowAgents, V_NOT_A_CRAWLER } from '../../src/workers/row-agent.js';
 import { VERDICTS, verdictColumns } from '../../src/workers/verdict-format.js';

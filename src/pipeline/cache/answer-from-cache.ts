@@ -1,4 +1,4 @@
-import type { Policy, PolicySource } from '../policy.js';
+import type { Policy, PolicySource } from '../policy/policy.js';
 import { type CachedVersion, toPolicy } from './cache-types.js';
 import type { PolicyCache } from './policy-cache.js';
 

@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { isErrorCode } from '../../core/error-codes.js';
 import { RobotsAuditError } from '../../core/errors.js';
 import { ObservationStore } from '../import/observation-store.js';
-import { removeStaleTemps, resolveOutputTarget, tempPathFor } from '../output-target.js';
+import { removeStaleTemps, resolveOutputTarget, tempPathFor } from '../output/output-target.js';
 import { BUSY_TIMEOUT_MS } from './open-database.js';
 import { reconcileOrigin, type VersionRow } from './reconcile-versions.js';
 import { migrate, SCHEMA_VERSION } from './schema.js';

@@ -1,5 +1,5 @@
 import type { Options } from '../options.js';
-import { type Origin, originKey, type Policy, type PolicyProvider, robotsUrlOf } from '../policy.js';
+import { type Origin, originKey, type Policy, type PolicyProvider, robotsUrlOf } from '../policy/policy.js';
 import { answerFromCache } from './answer-from-cache.js';
 import { PolicyCache } from './policy-cache.js';
 

@@ -1,4 +1,4 @@
-import type { Policy, PolicySource } from '../policy.js';
+import type { Policy, PolicySource } from '../policy/policy.js';
 
 /** Outcomes the cache stores (`not_cached` is never stored). */
 export type StoredOutcome = 'parsed' | 'unavailable' | 'unreachable';

@@ -1,5 +1,5 @@
 import type { Options } from '../options.js';
-import { type Origin, originKey, type Policy } from '../policy.js';
+import { type Origin, originKey, type Policy } from '../policy/policy.js';
 import { toPolicy } from './cache-types.js';
 import type { HistoryProvider, PolicyVersion } from './history-source.js';
 import { PolicyCache } from './policy-cache.js';

@@ -1,8 +1,8 @@
 import { RobotsAuditError } from '../../core/errors.js';
 import { quoteField } from '../../workers/csv-quote.js';
-import { findColumn, shownColumn } from '../header.js';
-import { openInput } from '../input-source.js';
-import { OutputSink } from '../output-sink.js';
+import { findColumn, shownColumn } from '../input/header.js';
+import { openInput } from '../input/input-source.js';
+import { OutputSink } from '../output/output-sink.js';
 import { type AgentPair, selectAgents } from './agent-selection.js';
 import { type DiffSummary, directionOf, FlipTally } from './flip-tally.js';
 import { KeyMatcher, NEW, OLD, type Side } from './key-matcher.js';

@@ -1,5 +1,5 @@
 import { RobotsAuditError } from '../../core/errors.js';
-import { findColumn, shownColumn } from '../header.js';
+import { findColumn, shownColumn } from '../input/header.js';
 
 /**
  * Where the columns of a classify output are: its input columns (everything before the verdict

@@ -1,9 +1,9 @@
 import type { RowCode } from '../../workers/row-error-codes.js';
 import { shardOf } from '../../workers/shard.js';
-import type { LivePolicyProvider, ProviderStats } from '../live-policy-provider.js';
+import { readRecordOrigins } from '../input/record-origins.js';
 import type { Options } from '../options.js';
-import type { Origin } from '../policy.js';
-import { readRecordOrigins } from '../record-origins.js';
+import type { LivePolicyProvider, ProviderStats } from '../policy/live-policy-provider.js';
+import type { Origin } from '../policy/policy.js';
 
 /**
  * `robots-audit fetch`: reads a CSV of (url[, host]) rows as classify reads it (record-origins.ts) and asks

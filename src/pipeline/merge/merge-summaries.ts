@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { RobotsAuditError } from '../../core/errors.js';
-import type { AsOfSummary, ClassifySummary, RuleCount } from '../summary.js';
+import type { AsOfSummary, ClassifySummary, RuleCount } from '../figures/summary.js';
 
 /**
  * `robots-audit merge` of `--summary` files: the summaries of the shards of one host-sharded run become

@@ -1,6 +1,6 @@
 import { RobotsAuditError } from '../../core/errors.js';
 import { KIND_QUOTED, MAX_RECORD_BYTES, RecordScanner } from '../../workers/record-scanner.js';
-import { bomLength, excelSeparator } from '../header.js';
+import { bomLength, excelSeparator } from '../input/header.js';
 
 /**
  * Reads a classify `--row-number` output record by record, in flat memory: each record with its

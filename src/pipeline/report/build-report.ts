@@ -1,4 +1,4 @@
-import type { Header } from '../header.js';
+import type { Header } from '../input/header.js';
 import {
   type AccessSection,
   type ChangesSection,

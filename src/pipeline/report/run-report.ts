@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { RobotsAuditError } from '../../core/errors.js';
-import { OutputSink } from '../output-sink.js';
+import { OutputSink } from '../output/output-sink.js';
 import { mergeAccess } from './access-section.js';
 import { buildReport } from './build-report.js';
 import { mergeChanges } from './changes-section.js';

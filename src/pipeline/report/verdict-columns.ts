@@ -1,5 +1,5 @@
 import { RobotsAuditError } from '../../core/errors.js';
-import { findColumn, shownColumn } from '../header.js';
+import { findColumn, shownColumn } from '../input/header.js';
 import type { AgentMode } from './report-model.js';
 
 /** Where one agent's verdict columns are (-1 for a column the file does not have). */

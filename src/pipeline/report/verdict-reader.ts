@@ -1,9 +1,9 @@
 import { RobotsAuditError } from '../../core/errors.js';
 import { parseQuotedRecords } from '../../workers/quoted-records.js';
 import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../workers/record-scanner.js';
-import { MAX_PENDING_BYTES } from '../batcher.js';
-import { type Header, HeaderReader } from '../header.js';
-import { openInput } from '../input-source.js';
+import { MAX_PENDING_BYTES } from '../input/batcher.js';
+import { type Header, HeaderReader } from '../input/header.js';
+import { openInput } from '../input/input-source.js';
 import { exampleHash, exampleHashRange } from './top-tally.js';
 
 /** Names up to this length are indexed. */

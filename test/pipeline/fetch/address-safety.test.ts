@@ -6,12 +6,12 @@
 import { BlockList } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Options } from '../../../src/pipeline/options.js';
 import {
   createLivePolicyProvider,
   type LiveProviderHooks,
-} from '../../../src/pipeline/live-policy-provider.js';
-import type { Options } from '../../../src/pipeline/options.js';
-import type { Origin } from '../../../src/pipeline/policy.js';
+} from '../../../src/pipeline/policy/live-policy-provider.js';
+import type { Origin } from '../../../src/pipeline/policy/policy.js';
 import { type MultiHostServer, ok, startMultiHostServer } from '../../helpers/multi-host-server.js';
 import { at, liveOptions, tempDir } from './harness.js';
 

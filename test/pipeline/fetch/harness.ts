@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
 import { type Options, resolveOptions } from '../../../src/pipeline/options.js';
-import type { Origin } from '../../../src/pipeline/policy.js';
+import { createLivePolicyProvider } from '../../../src/pipeline/policy/live-policy-provider.js';
+import type { Origin } from '../../../src/pipeline/policy/policy.js';
 import { type MultiHostServer, startMultiHostServer } from '../../helpers/multi-host-server.js';
 import { startRawServer } from '../../helpers/raw-server.js';
 

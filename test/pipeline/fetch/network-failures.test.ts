@@ -5,7 +5,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Options } from '../../../src/pipeline/options.js';
-import type { Origin } from '../../../src/pipeline/policy.js';
+import type { Origin } from '../../../src/pipeline/policy/policy.js';
 import { type Behaviour, ok } from '../../helpers/multi-host-server.js';
 import { at, fetchPolicy, fetchRaw as fetchRawOn, useServerAndTempDir } from './harness.js';
 

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { warmCache } from '../../../src/pipeline/fetch/warm-cache.js';
-import type { LivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
-import { originKey } from '../../../src/pipeline/policy.js';
+import type { LivePolicyProvider } from '../../../src/pipeline/policy/live-policy-provider.js';
+import { originKey } from '../../../src/pipeline/policy/policy.js';
 
 const OPTIONS = { delimiter: ',', urlColumn: 'url', hostColumn: 'host', scheme: 'https' as const };
 

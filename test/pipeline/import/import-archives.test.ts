@@ -6,7 +6,7 @@ import { openDatabase } from '../../../src/pipeline/cache/open-database.js';
 import { PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
 import { importArchives } from '../../../src/pipeline/import/import-archives.js';
 import { ObservationStore } from '../../../src/pipeline/import/observation-store.js';
-import { createLivePolicyProvider } from '../../../src/pipeline/live-policy-provider.js';
+import { createLivePolicyProvider } from '../../../src/pipeline/policy/live-policy-provider.js';
 import { ok } from '../../helpers/multi-host-server.js';
 import { at, liveOptions, sha256, useServerAndTempDir } from '../fetch/harness.js';
 import { archiveInput, ccCapture, exportCache, gz } from './warc-fixtures.js';

@@ -1,0 +1,192 @@
+import type { PolicyCode } from '../../core/error-codes.js';
+import { Lru } from '../../workers/lru.js';
+import type { PolicyRequest, PolicyTally, WirePolicy, WireVersion } from '../../workers/protocol.js';
+import { type HistoryProvider, isHistoryProvider } from '../cache/history-source.js';
+import type { Origin, Policy, PolicyOutcome, PolicyProvider } from './policy.js';
+
+/**
+ * Bytes of policy bodies the coordinator keeps (LRU); evicted ones are asked from the provider again.
+ * Small: each origin's owner worker asks once and keeps the compiled form, so repeats are rare (a peer
+ * adopting a hot origin, an evicted rule set), and every policy kept here is promoted garbage later.
+ */
+export const BROKER_BODY_BUDGET = 2 * 1024 * 1024;
+export const BROKER_MAX_ORIGINS = 100_000;
+
+/** What goes into the robots_status column for a policy. */
+export function statusText(p: Policy): string {
+  if (p.status !== null) return String(p.status);
+  if (p.errorCode !== null) return p.errorCode;
+  if (p.source === 'file' || p.source === 'missing') return p.source;
+  return '';
+}
+
+export function toWire(key: string, p: Policy): WirePolicy {
+  return {
+    key,
+    outcome: p.outcome,
+    status: statusText(p),
+    body: p.outcome === 'parsed' ? (p.body ?? new Uint8Array(0)) : null,
+    sha256: p.outcome === 'parsed' ? p.sha256 : null,
+    robotsUrl: p.finalUrl ?? p.robotsUrl,
+    fetchedAt: Number.isFinite(p.fetchedAt) && p.fetchedAt > 0 ? new Date(p.fetchedAt).toISOString() : '',
+    truncated: p.truncated,
+  };
+}
+
+export interface BrokerStats {
+  /** Provider answers by outcome (an origin evicted and needed again counts again). */
+  outcomes: Record<PolicyOutcome, number>;
+  /** Provider answers by source (fetch, cache, file, missing, …). */
+  sources: Record<string, number>;
+  /** Provider failures turned into unreachable policies, by code. */
+  failures: Record<string, number>;
+  /** Unreachable answers by cause: the error code (`ERR_DNS`, …), or `HTTP <status>` for a 5xx or 429. */
+  unreachableBy: Record<string, number>;
+  resolved: number;
+  inFlight: number;
+  /** Wall milliseconds during which at least one provider call was in flight. */
+  fetchMs: number;
+}
+
+/**
+ * The coordinator's side of policies: answers worker requests from a bounded LRU, asks the provider
+ * once per origin at a time (single flight), and never lets a provider failure stop the run.
+ */
+export class PolicyBroker {
+  private readonly cache = new Lru<WirePolicy>(BROKER_BODY_BUDGET, BROKER_MAX_ORIGINS);
+  private readonly pending = new Map<string, Promise<WirePolicy>>();
+  private busySince = 0;
+  readonly stats: BrokerStats = {
+    outcomes: { parsed: 0, unavailable: 0, unreachable: 0, not_cached: 0 },
+    sources: {},
+    failures: {},
+    unreachableBy: {},
+    resolved: 0,
+    inFlight: 0,
+    fetchMs: 0,
+  };
+
+  constructor(private readonly provider: PolicyProvider) {}
+
+  /** Counts policy files the workers read themselves (`--robots-dir`), as if they had come through here. */
+  addTally(t: PolicyTally | null): void {
+    if (t === null) return;
+    const s = this.stats;
+    s.resolved += t.resolved;
+    s.outcomes.parsed += t.parsed;
+    s.outcomes.unavailable += t.unavailable;
+    s.outcomes.unreachable += t.unreachable;
+    // A robots-dir origin is unreachable only when its file exists but cannot be read.
+    if (t.unreachable > 0) this.countUnreachable('ERR_ROBOTS_FILE', t.unreachable);
+    if (t.file > 0) s.sources.file = (s.sources.file ?? 0) + t.file;
+    if (t.missing > 0) s.sources.missing = (s.sources.missing ?? 0) + t.missing;
+    s.fetchMs += t.ms;
+  }
+
+  private countUnreachable(cause: string, n = 1): void {
+    const by = this.stats.unreachableBy;
+    by[cause] = (by[cause] ?? 0) + n;
+  }
+
+  resolve(req: PolicyRequest): Promise<WirePolicy[]> {
+    return Promise.all(req.keys.map((key, i) => this.one(key, req.origins[i]!)));
+  }
+
+  private one(key: string, origin: Origin): Promise<WirePolicy> {
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    let p = this.pending.get(key);
+    if (p === undefined) {
+      p = this.fetch(key, origin);
+      this.pending.set(key, p);
+    }
+    return p;
+  }
+
+  private async fetch(key: string, origin: Origin): Promise<WirePolicy> {
+    const s = this.stats;
+    if (s.inFlight++ === 0) this.busySince = performance.now();
+    let wire: WirePolicy;
+    try {
+      if (isHistoryProvider(this.provider)) wire = await this.history(this.provider, key, origin);
+      else wire = await this.policy(key, origin);
+    } catch (err) {
+      const uncoded: PolicyCode = 'ERR_PROVIDER';
+      const code =
+        typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : uncoded;
+      s.failures[code] = (s.failures[code] ?? 0) + 1;
+      s.outcomes.unreachable++;
+      this.countUnreachable(code);
+      wire = {
+        key,
+        outcome: 'unreachable',
+        status: code,
+        body: null,
+        sha256: null,
+        robotsUrl: `${key}/robots.txt`,
+        fetchedAt: new Date().toISOString(),
+        truncated: false,
+        // As of a time the workers judge by histories only: a failed read leaves none.
+        history: isHistoryProvider(this.provider) ? [] : undefined,
+      };
+    } finally {
+      if (--s.inFlight === 0) s.fetchMs += performance.now() - this.busySince;
+      this.pending.delete(key);
+    }
+    s.resolved++;
+    let bytes = 256 + (wire.body?.length ?? 0);
+    for (const v of wire.history ?? []) bytes += 256 + (v.body?.length ?? 0);
+    this.cache.set(key, wire, bytes);
+    return wire;
+  }
+
+  private async policy(key: string, origin: Origin): Promise<WirePolicy> {
+    const s = this.stats;
+    const policy = await this.provider.get(origin);
+    s.outcomes[policy.outcome]++;
+    s.sources[policy.source] = (s.sources[policy.source] ?? 0) + 1;
+    if (policy.outcome === 'unreachable') {
+      this.countUnreachable(
+        policy.errorCode ?? (policy.status === null ? 'unknown' : `HTTP ${policy.status}`),
+      );
+    }
+    return toWire(key, policy);
+  }
+
+  /** As of a time: the origin's stored versions (counted by whether it has any). */
+  private async history(provider: HistoryProvider, key: string, origin: Origin): Promise<WirePolicy> {
+    const versions = await provider.history(origin);
+    const source = versions.length > 0 ? 'history' : 'none';
+    this.stats.sources[source] = (this.stats.sources[source] ?? 0) + 1;
+    const sent = new Set<string>();
+    const history: WireVersion[] = versions.map((v) => {
+      const w: WireVersion = {
+        ...toWire(key, v.policy),
+        validFrom: v.validFrom,
+        lastSeen: v.lastSeen,
+        source: v.source,
+        errorCode: v.policy.errorCode ?? '',
+      };
+      // A body seen in an earlier version (a change reverted) is compiled from that one: sent once.
+      if (w.sha256 !== null && w.body !== null) {
+        if (sent.has(w.sha256)) w.body = null;
+        else sent.add(w.sha256);
+      }
+      return w;
+    });
+    const last = versions.at(-1)?.policy;
+    // The origin's own entry matches nothing (its versions do): its body would only be copied.
+    if (last !== undefined) return { ...toWire(key, last), body: null, history };
+    return {
+      key,
+      outcome: 'not_cached',
+      status: '',
+      body: null,
+      sha256: null,
+      robotsUrl: `${key}/robots.txt`,
+      fetchedAt: '',
+      truncated: false,
+      history,
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { Origin, Policy, PolicyProvider } from '../../../src/pipeline/policy/policy.js';
+import { PolicyBroker, statusText } from '../../../src/pipeline/policy/policy-broker.js';
+import { createDirPolicyProvider } from '../../../src/pipeline/policy/robots-dir-provider.js';
+import { robotsDir } from '../../workers/classify-fixtures.js';
+
+const dir = robotsDir({ 'a.example.txt': 'User-agent: *\nDisallow: /\n' });
+const a: Origin = { scheme: 'https', host: 'a.example', port: 443 };
+
+/** The real directory provider, counting calls and optionally failing for one host. */
+function counted(failHost?: string) {
+  const inner = createDirPolicyProvider(dir);
+  const calls: string[] = [];
+  const provider: PolicyProvider = {
+    async get(o) {
+      calls.push(o.host);
+      await new Promise((r) => setTimeout(r, 5));
+      if (o.host === failHost) throw Object.assign(new Error('disk on fire'), { code: 'ERR_TEST' });
+      return inner.get(o);
+    },
+    close: () => inner.close(),
+  };
+  return { provider, calls };
+}
+
+describe('PolicyBroker', () => {
+  it('asks the provider once per origin however many requests name it at once (single flight)', async () => {
+    const { provider, calls } = counted();
+    const b = new PolicyBroker(provider);
+    const req = { keys: ['https://a.example'], origins: [a] };
+    const [x, y] = await Promise.all([b.resolve(req), b.resolve(req)]);
+    expect(calls).toEqual(['a.example']);
+    expect(x[0]).toBe(y[0]);
+    expect(x[0]!.outcome).toBe('parsed');
+    await b.resolve(req);
+    expect(calls).toHaveLength(1);
+    expect(b.stats.outcomes.parsed).toBe(1);
+    expect(b.stats.sources).toEqual({ file: 1 });
+  });
+
+  it('turns a provider failure into an unreachable policy with the error code', async () => {
+    const { provider } = counted('bad.example');
+    const b = new PolicyBroker(provider);
+    const [w] = await b.resolve({ keys: ['https://bad.example'], origins: [{ ...a, host: 'bad.example' }] });
+    expect([w!.outcome, w!.status]).toEqual(['unreachable', 'ERR_TEST']);
+    expect(b.stats.failures).toEqual({ ERR_TEST: 1 });
+  });
+
+  it('writes robots_status as the HTTP status, else the error code, else file/missing', () => {
+    const base = { status: null, errorCode: null, source: 'fetch' } as unknown as Policy;
+    expect(statusText({ ...base, status: 503 })).toBe('503');
+    expect(statusText({ ...base, errorCode: 'ERR_DNS' })).toBe('ERR_DNS');
+    expect(statusText({ ...base, source: 'missing' })).toBe('missing');
+    expect(statusText({ ...base, source: 'none' })).toBe('');
+  });
+});
