@@ -110,6 +110,7 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
     if (summary.malformed.examples.length < 20) summary.malformed.examples.push({ file, offset, reason });
   };
   try {
+    store.deferIndexes();
     for (const [index, input] of inputs.entries()) {
       // A wanted record is marked with its target URI.
       const want = (head: Parameters<typeof isCaptureRecord>[0]) => {
@@ -182,7 +183,12 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
       }),
     );
   } finally {
-    db.close();
+    try {
+      // When reading failed before the rebuild: the file is left with every index.
+      store.restoreIndexes();
+    } finally {
+      db.close();
+    }
   }
   summary.elapsedMs = Date.now() - started;
   if (options.signal?.aborted) throw new RobotsAuditError('ERR_ABORTED', 'import stopped by a signal');

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { OBSERVATION_INDEXES } from '../cache/schema.js';
 import type { Capture } from './capture.js';
 import { type Settled, versionsOf } from './rebuild-versions.js';
 import { CaptureResolver, type ObservationRow } from './resolve-capture.js';
@@ -88,6 +89,8 @@ export class ObservationStore {
   constructor(readonly db: Database.Database) {
     // An import writes far more than a fetch run: checkpoint every 64 MiB of WAL, not every 4 MiB.
     db.pragma('wal_autocheckpoint = 16384');
+    // A run killed after deferIndexes left observations without them.
+    this.restoreIndexes();
     this.insertObs = db.prepare(
       `INSERT OR IGNORE INTO observations (origin, uri, captured_at, source, kind, outcome, status, error_code,
          sha256, bytes, truncated, etag, last_modified, final_url, location, payload_digest, refers_to_uri,
@@ -133,6 +136,39 @@ export class ObservationStore {
     });
   }
 
+  /**
+   * Drops the secondary indexes of observations when the table is empty: creating them once over every
+   * row costs less than a B-tree insert per row. The rebuild creates them again before it reads, and so
+   * does the next store opened on the file if this process dies first. True when they were dropped.
+   */
+  deferIndexes(): boolean {
+    const db = this.db;
+    const drop = db.transaction(() => {
+      if (db.prepare('SELECT 1 FROM observations LIMIT 1').get() !== undefined) return false;
+      for (const index of OBSERVATION_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
+      return true;
+    });
+    return drop.immediate();
+  }
+
+  /** Creates the secondary indexes of observations that deferIndexes dropped, with the schema's own SQL. */
+  restoreIndexes(): void {
+    const db = this.db;
+    const present = new Set(
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'observations'")
+        .pluck()
+        .all(),
+    );
+    const missing = OBSERVATION_INDEXES.filter((index) => !present.has(index.name));
+    if (missing.length === 0) return;
+    const create = db.transaction(() => {
+      // IF NOT EXISTS: another process may have created them since; SQLite stores the SQL without it.
+      for (const index of missing) db.exec(index.sql.replace('CREATE INDEX', 'CREATE INDEX IF NOT EXISTS'));
+    });
+    create.immediate();
+  }
+
   /** Stores captures in one transaction; returns how many were new (a capture already stored is skipped). */
   add(captures: Capture[]): number {
     return captures.length === 0 ? 0 : this.addBatch.immediate(captures);
@@ -151,6 +187,7 @@ export class ObservationStore {
       unresolvedReasons: {},
       unresolvedExamples: [],
     };
+    this.restoreIndexes();
     // A capture stored by this run may settle another origin's revisit or redirect.
     db.prepare(
       `INSERT OR IGNORE INTO rebuild_queue (origin) SELECT DISTINCT origin FROM observations

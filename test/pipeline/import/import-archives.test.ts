@@ -93,6 +93,43 @@ describe('a killed import', () => {
   });
 });
 
+describe('the indexes of observations', () => {
+  const indexes = (path: string) => {
+    const db = openDatabase(path);
+    const rows = db
+      .prepare(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'observations' ORDER BY name",
+      )
+      .all();
+    db.close();
+    return rows;
+  };
+
+  it('an import into an empty cache leaves the indexes a new cache has', async () => {
+    const fresh = join(env.tmp.dir, 'fresh.sqlite');
+    openDatabase(fresh).close();
+    const path = join(env.tmp.dir, 'indexed.sqlite');
+    const warc = gz(ccCapture('https://i.example/robots.txt', '2024-01-01T00:00:00Z', 200, A));
+    await importArchives([archiveInput('i.warc.gz', warc)], { cache: path, maxBody: 512_000 });
+    expect(indexes(path)).toEqual(indexes(fresh));
+    expect(indexes(path)).toHaveLength(4);
+  });
+
+  it('a run killed while they were dropped leaves them to the next store opened on the file', () => {
+    const fresh = join(env.tmp.dir, 'fresh2.sqlite');
+    openDatabase(fresh).close();
+    const path = join(env.tmp.dir, 'dropped.sqlite');
+    const db = openDatabase(path);
+    expect(new ObservationStore(db).deferIndexes()).toBe(true);
+    db.close();
+    expect(indexes(path)).toHaveLength(1);
+    const again = openDatabase(path);
+    new ObservationStore(again);
+    again.close();
+    expect(indexes(path)).toEqual(indexes(fresh));
+  });
+});
+
 describe('prune after an import', () => {
   it('prune drops the observations of what it removes, keeps the bodies observations still use, and a later import rebuilds cleanly', async () => {
     const path = join(env.tmp.dir, 'pruned.sqlite');
