@@ -14,7 +14,7 @@ import { readWarcBatches } from './warc-reader.js';
 
 /** Captures committed per transaction. */
 const BATCH_CAPTURES = 5000;
-/** Body bytes held before a batch is committed early. */
+/** Body bytes written before a batch is committed early. */
 const BATCH_BYTES = 8 * 1024 * 1024;
 
 export interface ArchiveInput {
@@ -96,14 +96,21 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
     rebuild: undefined as unknown as RebuildStats,
     elapsedMs: 0,
   };
-  let batch: Capture[] = [];
-  let batchBytes = 0;
+  // Captures go into SQLite as they are read, committed BATCH_CAPTURES at a time: none waits in memory.
+  let pending = 0;
+  let pendingBytes = 0;
   const commit = () => {
-    const added = store.add(batch);
-    summary.captures.new += added;
-    summary.captures.alreadyStored += batch.length - added;
-    batch = [];
-    batchBytes = 0;
+    if (pending > 0) store.commit();
+    pending = 0;
+    pendingBytes = 0;
+  };
+  const add = (c: Capture) => {
+    if (pending === 0) store.begin();
+    if (store.addOne(c)) summary.captures.new++;
+    else summary.captures.alreadyStored++;
+    pending++;
+    pendingBytes += c.bytes;
+    if (pending >= BATCH_CAPTURES || pendingBytes >= BATCH_BYTES) commit();
   };
   const malformed = (file: string, offset: string, reason: string) => {
     summary.malformed.total++;
@@ -160,9 +167,7 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
             const kind = c.kind === 'revisit' ? 'revisit' : c.location !== null ? 'redirect' : c.outcome!;
             summary.captures.byOutcome[kind]++;
           }
-          batch.push(c);
-          batchBytes += c.bytes;
-          if (batch.length >= BATCH_CAPTURES || batchBytes >= BATCH_BYTES) commit();
+          add(c);
         }
       }
       commit();
@@ -184,7 +189,8 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
     );
   } finally {
     try {
-      // When reading failed before the rebuild: the file is left with every index.
+      // When reading failed: the captures of the open batch are dropped, and the file keeps every index.
+      store.rollback();
       store.restoreIndexes();
     } finally {
       db.close();

@@ -83,6 +83,9 @@ export class ObservationStore {
   private readonly insertBody;
   private readonly queue;
   private readonly addBatch: Database.Transaction<(captures: Capture[]) => number>;
+  private readonly beginTx: Database.Statement;
+  private readonly commitTx: Database.Statement;
+  private readonly rollbackTx: Database.Statement;
   /** Bodies this store has written (a committed batch's bodies stay written). */
   private readonly bodiesStored = new Set<string>();
 
@@ -101,39 +104,59 @@ export class ObservationStore {
     this.queue = db.prepare('INSERT OR IGNORE INTO rebuild_queue (origin) VALUES (?)');
     this.addBatch = db.transaction((captures: Capture[]) => {
       let added = 0;
-      for (const c of captures) {
-        // Many sites serve the same file: each body crosses into SQLite once per run.
-        if (c.body !== null && c.sha256 !== null && !this.bodiesStored.has(c.sha256)) {
-          this.insertBody.run(c.sha256, c.body);
-          if (this.bodiesStored.size < MAX_BODIES_REMEMBERED) this.bodiesStored.add(c.sha256);
-        }
-        const r = this.insertObs.run(
-          c.origin,
-          c.uri,
-          c.capturedAt,
-          c.source,
-          c.kind,
-          c.outcome,
-          c.status,
-          c.errorCode,
-          c.sha256,
-          c.bytes,
-          c.truncated ? 1 : 0,
-          c.etag,
-          c.lastModified,
-          c.uri,
-          c.location,
-          c.payloadDigest,
-          c.refersToUri,
-          c.refersToDate,
-          c.capturedAt,
-        );
-        if (r.changes === 0) continue;
-        added++;
-        if (c.origin !== null) this.queue.run(c.origin);
-      }
+      for (const c of captures) if (this.addOne(c)) added++;
       return added;
     });
+    this.beginTx = db.prepare('BEGIN IMMEDIATE');
+    this.commitTx = db.prepare('COMMIT');
+    this.rollbackTx = db.prepare('ROLLBACK');
+  }
+
+  /** Stores one capture inside the transaction `begin` opened; true when it was new. */
+  addOne(c: Capture): boolean {
+    // Many sites serve the same file: each body crosses into SQLite once per run.
+    if (c.body !== null && c.sha256 !== null && !this.bodiesStored.has(c.sha256)) {
+      this.insertBody.run(c.sha256, c.body);
+      if (this.bodiesStored.size < MAX_BODIES_REMEMBERED) this.bodiesStored.add(c.sha256);
+    }
+    const r = this.insertObs.run(
+      c.origin,
+      c.uri,
+      c.capturedAt,
+      c.source,
+      c.kind,
+      c.outcome,
+      c.status,
+      c.errorCode,
+      c.sha256,
+      c.bytes,
+      c.truncated ? 1 : 0,
+      c.etag,
+      c.lastModified,
+      c.uri,
+      c.location,
+      c.payloadDigest,
+      c.refersToUri,
+      c.refersToDate,
+      c.capturedAt,
+    );
+    if (r.changes === 0) return false;
+    if (c.origin !== null) this.queue.run(c.origin);
+    return true;
+  }
+
+  /** Opens the write transaction captures are added in, one by one, as they are read. */
+  begin(): void {
+    this.beginTx.run();
+  }
+
+  commit(): void {
+    this.commitTx.run();
+  }
+
+  /** Drops what was added since `begin`, if a transaction is open. */
+  rollback(): void {
+    if (this.db.inTransaction) this.rollbackTx.run();
   }
 
   /**
