@@ -16,6 +16,8 @@ import { readWarcBatches } from './warc-reader.js';
 const BATCH_CAPTURES = 5000;
 /** Body bytes written before a batch is committed early. */
 const BATCH_BYTES = 8 * 1024 * 1024;
+/** Longest a batch stays open: input that stalls (a pipe) must not keep other writers of the cache waiting. */
+const BATCH_OPEN_MS = 1000;
 
 export interface ArchiveInput {
   /** The file name recorded in each capture's source (`warc:<name>@<offset>`). */
@@ -99,13 +101,27 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
   // Captures go into SQLite as they are read, committed BATCH_CAPTURES at a time: none waits in memory.
   let pending = 0;
   let pendingBytes = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let timerError: unknown;
   const commit = () => {
+    clearTimeout(timer);
+    timer = undefined;
     if (pending > 0) store.commit();
     pending = 0;
     pendingBytes = 0;
   };
   const add = (c: Capture) => {
-    if (pending === 0) store.begin();
+    if (timerError !== undefined) throw timerError;
+    if (pending === 0) {
+      store.begin();
+      timer = setTimeout(() => {
+        try {
+          commit();
+        } catch (err) {
+          timerError = err;
+        }
+      }, BATCH_OPEN_MS);
+    }
     if (store.addOne(c)) summary.captures.new++;
     else summary.captures.alreadyStored++;
     pending++;
@@ -175,6 +191,7 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
       if (options.signal?.aborted) break;
     }
     commit();
+    if (timerError !== undefined) throw timerError;
     // Also when stopped by a signal: what was read is committed, and its origins are rebuilt now.
     summary.rebuild = store.rebuildQueued((rebuilt) =>
       options.onProgress?.({
@@ -190,6 +207,7 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
   } finally {
     try {
       // When reading failed: the captures of the open batch are dropped, and the file keeps every index.
+      clearTimeout(timer);
       store.rollback();
       store.restoreIndexes();
     } finally {
