@@ -19,6 +19,25 @@ import { RobotsAuditError } from '../../core/errors.js';
  *   (written in the same transaction as the observations, so a killed import leaves them queued).
  */
 
+/**
+ * The secondary indexes of observations, as the schema creates them: an import into an empty table
+ * drops them and creates them again once its captures are in (see ObservationStore).
+ */
+export const OBSERVATION_INDEXES: ReadonlyArray<{ name: string; sql: string }> = [
+  {
+    name: 'observations_origin',
+    sql: 'CREATE INDEX observations_origin ON observations (origin, captured_at) WHERE origin IS NOT NULL',
+  },
+  {
+    name: 'observations_digest',
+    sql: 'CREATE INDEX observations_digest ON observations (payload_digest) WHERE payload_digest IS NOT NULL',
+  },
+  {
+    name: 'observations_sha256',
+    sql: 'CREATE INDEX observations_sha256 ON observations (sha256) WHERE sha256 IS NOT NULL',
+  },
+];
+
 const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   // 1: initial schema
   (db) => {
@@ -78,9 +97,7 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
         expires_at INTEGER NOT NULL,
         UNIQUE (uri, captured_at, source)
       );
-      CREATE INDEX observations_origin ON observations (origin, captured_at) WHERE origin IS NOT NULL;
-      CREATE INDEX observations_digest ON observations (payload_digest) WHERE payload_digest IS NOT NULL;
-      CREATE INDEX observations_sha256 ON observations (sha256) WHERE sha256 IS NOT NULL;
+      ${OBSERVATION_INDEXES.map((i) => `${i.sql};`).join('\n      ')}
       CREATE TABLE rebuild_queue (origin TEXT PRIMARY KEY) WITHOUT ROWID;
     `);
   },

@@ -14,8 +14,10 @@ import { readWarcBatches } from './warc-reader.js';
 
 /** Captures committed per transaction. */
 const BATCH_CAPTURES = 5000;
-/** Body bytes held before a batch is committed early. */
+/** Body bytes written before a batch is committed early. */
 const BATCH_BYTES = 8 * 1024 * 1024;
+/** Longest a batch stays open: input that stalls (a pipe) must not keep other writers of the cache waiting. */
+const BATCH_OPEN_MS = 1000;
 
 export interface ArchiveInput {
   /** The file name recorded in each capture's source (`warc:<name>@<offset>`). */
@@ -96,20 +98,42 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
     rebuild: undefined as unknown as RebuildStats,
     elapsedMs: 0,
   };
-  let batch: Capture[] = [];
-  let batchBytes = 0;
+  // Captures go into SQLite as they are read, committed BATCH_CAPTURES at a time: none waits in memory.
+  let pending = 0;
+  let pendingBytes = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let timerError: unknown;
   const commit = () => {
-    const added = store.add(batch);
-    summary.captures.new += added;
-    summary.captures.alreadyStored += batch.length - added;
-    batch = [];
-    batchBytes = 0;
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending > 0) store.commit();
+    pending = 0;
+    pendingBytes = 0;
+  };
+  const add = (c: Capture) => {
+    if (timerError !== undefined) throw timerError;
+    if (pending === 0) {
+      store.begin();
+      timer = setTimeout(() => {
+        try {
+          commit();
+        } catch (err) {
+          timerError = err;
+        }
+      }, BATCH_OPEN_MS);
+    }
+    if (store.addOne(c)) summary.captures.new++;
+    else summary.captures.alreadyStored++;
+    pending++;
+    pendingBytes += c.bytes;
+    if (pending >= BATCH_CAPTURES || pendingBytes >= BATCH_BYTES) commit();
   };
   const malformed = (file: string, offset: string, reason: string) => {
     summary.malformed.total++;
     if (summary.malformed.examples.length < 20) summary.malformed.examples.push({ file, offset, reason });
   };
   try {
+    store.deferIndexes();
     for (const [index, input] of inputs.entries()) {
       // A wanted record is marked with its target URI.
       const want = (head: Parameters<typeof isCaptureRecord>[0]) => {
@@ -159,9 +183,7 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
             const kind = c.kind === 'revisit' ? 'revisit' : c.location !== null ? 'redirect' : c.outcome!;
             summary.captures.byOutcome[kind]++;
           }
-          batch.push(c);
-          batchBytes += c.bytes;
-          if (batch.length >= BATCH_CAPTURES || batchBytes >= BATCH_BYTES) commit();
+          add(c);
         }
       }
       commit();
@@ -169,6 +191,7 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
       if (options.signal?.aborted) break;
     }
     commit();
+    if (timerError !== undefined) throw timerError;
     // Also when stopped by a signal: what was read is committed, and its origins are rebuilt now.
     summary.rebuild = store.rebuildQueued((rebuilt) =>
       options.onProgress?.({
@@ -182,7 +205,14 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
       }),
     );
   } finally {
-    db.close();
+    try {
+      // When reading failed: the captures of the open batch are dropped, and the file keeps every index.
+      clearTimeout(timer);
+      store.rollback();
+      store.restoreIndexes();
+    } finally {
+      db.close();
+    }
   }
   summary.elapsedMs = Date.now() - started;
   if (options.signal?.aborted) throw new RobotsAuditError('ERR_ABORTED', 'import stopped by a signal');

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { OBSERVATION_INDEXES } from '../cache/schema.js';
 import type { Capture } from './capture.js';
 import { type Settled, versionsOf } from './rebuild-versions.js';
 import { CaptureResolver, type ObservationRow } from './resolve-capture.js';
@@ -82,12 +83,17 @@ export class ObservationStore {
   private readonly insertBody;
   private readonly queue;
   private readonly addBatch: Database.Transaction<(captures: Capture[]) => number>;
+  private readonly beginTx: Database.Statement;
+  private readonly commitTx: Database.Statement;
+  private readonly rollbackTx: Database.Statement;
   /** Bodies this store has written (a committed batch's bodies stay written). */
   private readonly bodiesStored = new Set<string>();
 
   constructor(readonly db: Database.Database) {
     // An import writes far more than a fetch run: checkpoint every 64 MiB of WAL, not every 4 MiB.
     db.pragma('wal_autocheckpoint = 16384');
+    // A run killed after deferIndexes left observations without them.
+    this.restoreIndexes();
     this.insertObs = db.prepare(
       `INSERT OR IGNORE INTO observations (origin, uri, captured_at, source, kind, outcome, status, error_code,
          sha256, bytes, truncated, etag, last_modified, final_url, location, payload_digest, refers_to_uri,
@@ -98,39 +104,92 @@ export class ObservationStore {
     this.queue = db.prepare('INSERT OR IGNORE INTO rebuild_queue (origin) VALUES (?)');
     this.addBatch = db.transaction((captures: Capture[]) => {
       let added = 0;
-      for (const c of captures) {
-        // Many sites serve the same file: each body crosses into SQLite once per run.
-        if (c.body !== null && c.sha256 !== null && !this.bodiesStored.has(c.sha256)) {
-          this.insertBody.run(c.sha256, c.body);
-          if (this.bodiesStored.size < MAX_BODIES_REMEMBERED) this.bodiesStored.add(c.sha256);
-        }
-        const r = this.insertObs.run(
-          c.origin,
-          c.uri,
-          c.capturedAt,
-          c.source,
-          c.kind,
-          c.outcome,
-          c.status,
-          c.errorCode,
-          c.sha256,
-          c.bytes,
-          c.truncated ? 1 : 0,
-          c.etag,
-          c.lastModified,
-          c.uri,
-          c.location,
-          c.payloadDigest,
-          c.refersToUri,
-          c.refersToDate,
-          c.capturedAt,
-        );
-        if (r.changes === 0) continue;
-        added++;
-        if (c.origin !== null) this.queue.run(c.origin);
-      }
+      for (const c of captures) if (this.addOne(c)) added++;
       return added;
     });
+    this.beginTx = db.prepare('BEGIN IMMEDIATE');
+    this.commitTx = db.prepare('COMMIT');
+    this.rollbackTx = db.prepare('ROLLBACK');
+  }
+
+  /** Stores one capture inside the transaction `begin` opened; true when it was new. */
+  addOne(c: Capture): boolean {
+    // Many sites serve the same file: each body crosses into SQLite once per run.
+    if (c.body !== null && c.sha256 !== null && !this.bodiesStored.has(c.sha256)) {
+      this.insertBody.run(c.sha256, c.body);
+      if (this.bodiesStored.size < MAX_BODIES_REMEMBERED) this.bodiesStored.add(c.sha256);
+    }
+    const r = this.insertObs.run(
+      c.origin,
+      c.uri,
+      c.capturedAt,
+      c.source,
+      c.kind,
+      c.outcome,
+      c.status,
+      c.errorCode,
+      c.sha256,
+      c.bytes,
+      c.truncated ? 1 : 0,
+      c.etag,
+      c.lastModified,
+      c.uri,
+      c.location,
+      c.payloadDigest,
+      c.refersToUri,
+      c.refersToDate,
+      c.capturedAt,
+    );
+    if (r.changes === 0) return false;
+    if (c.origin !== null) this.queue.run(c.origin);
+    return true;
+  }
+
+  /** Opens the write transaction captures are added in, one by one, as they are read. */
+  begin(): void {
+    this.beginTx.run();
+  }
+
+  commit(): void {
+    this.commitTx.run();
+  }
+
+  /** Drops what was added since `begin`, if a transaction is open. */
+  rollback(): void {
+    if (this.db.inTransaction) this.rollbackTx.run();
+  }
+
+  /**
+   * Drops the secondary indexes of observations when the table is empty: creating them once over every
+   * row costs less than a B-tree insert per row. The rebuild creates them again before it reads, and so
+   * does the next store opened on the file if this process dies first. True when they were dropped.
+   */
+  deferIndexes(): boolean {
+    const db = this.db;
+    const drop = db.transaction(() => {
+      if (db.prepare('SELECT 1 FROM observations LIMIT 1').get() !== undefined) return false;
+      for (const index of OBSERVATION_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
+      return true;
+    });
+    return drop.immediate();
+  }
+
+  /** Creates the secondary indexes of observations that deferIndexes dropped, with the schema's own SQL. */
+  restoreIndexes(): void {
+    const db = this.db;
+    const present = new Set(
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'observations'")
+        .pluck()
+        .all(),
+    );
+    const missing = OBSERVATION_INDEXES.filter((index) => !present.has(index.name));
+    if (missing.length === 0) return;
+    const create = db.transaction(() => {
+      // IF NOT EXISTS: another process may have created them since; SQLite stores the SQL without it.
+      for (const index of missing) db.exec(index.sql.replace('CREATE INDEX', 'CREATE INDEX IF NOT EXISTS'));
+    });
+    create.immediate();
   }
 
   /** Stores captures in one transaction; returns how many were new (a capture already stored is skipped). */
@@ -151,6 +210,7 @@ export class ObservationStore {
       unresolvedReasons: {},
       unresolvedExamples: [],
     };
+    this.restoreIndexes();
     // A capture stored by this run may settle another origin's revisit or redirect.
     db.prepare(
       `INSERT OR IGNORE INTO rebuild_queue (origin) SELECT DISTINCT origin FROM observations

@@ -1,6 +1,7 @@
 /** importArchives in process, against a real SQLite file and, for live versions, a real local server. */
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { describe, expect, it, vi } from 'vitest';
 import { pruneCache } from '../../../src/pipeline/cache/cache-maintenance.js';
 import { openDatabase } from '../../../src/pipeline/cache/open-database.js';
 import { PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
@@ -90,6 +91,81 @@ describe('a killed import', () => {
     const s = await importArchives([], { cache: path, maxBody: 512_000 });
     expect(s.rebuild.origins).toBe(1);
     expect(exportCache(path).map((v) => [v.origin, v.sha256])).toEqual([['https://q.example', sha256(A)]]);
+  });
+});
+
+describe('captures read before the input stalls', () => {
+  it('are committed once their batch has been open for a second, so other writers are not kept waiting', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const path = join(env.tmp.dir, 'stalled.sqlite');
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let reached = () => {};
+      const stalled = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      async function* chunks() {
+        yield gz(ccCapture('https://s.example/robots.txt', '2024-01-01T00:00:00Z', 200, A));
+        reached();
+        await gate;
+        yield gz(ccCapture('https://t.example/robots.txt', '2024-01-01T00:00:00Z', 200, B));
+      }
+      const run = importArchives([{ name: 's.warc.gz', chunks: chunks() }], {
+        cache: path,
+        maxBody: 512_000,
+      });
+      await stalled;
+      vi.advanceTimersByTime(1000);
+      const reader = new Database(path, { readonly: true });
+      expect(reader.prepare('SELECT uri FROM observations').pluck().all()).toEqual([
+        'https://s.example/robots.txt',
+      ]);
+      reader.close();
+      release();
+      expect((await run).captures.new).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the indexes of observations', () => {
+  const indexes = (path: string) => {
+    const db = openDatabase(path);
+    const rows = db
+      .prepare(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'observations' ORDER BY name",
+      )
+      .all();
+    db.close();
+    return rows;
+  };
+
+  it('an import into an empty cache leaves the indexes a new cache has', async () => {
+    const fresh = join(env.tmp.dir, 'fresh.sqlite');
+    openDatabase(fresh).close();
+    const path = join(env.tmp.dir, 'indexed.sqlite');
+    const warc = gz(ccCapture('https://i.example/robots.txt', '2024-01-01T00:00:00Z', 200, A));
+    await importArchives([archiveInput('i.warc.gz', warc)], { cache: path, maxBody: 512_000 });
+    expect(indexes(path)).toEqual(indexes(fresh));
+    expect(indexes(path)).toHaveLength(4);
+  });
+
+  it('a run killed while they were dropped leaves them to the next store opened on the file', () => {
+    const fresh = join(env.tmp.dir, 'fresh2.sqlite');
+    openDatabase(fresh).close();
+    const path = join(env.tmp.dir, 'dropped.sqlite');
+    const db = openDatabase(path);
+    expect(new ObservationStore(db).deferIndexes()).toBe(true);
+    db.close();
+    expect(indexes(path)).toHaveLength(1);
+    const again = openDatabase(path);
+    new ObservationStore(again);
+    again.close();
+    expect(indexes(path)).toEqual(indexes(fresh));
   });
 });
 
