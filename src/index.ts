@@ -1,4 +1,4 @@
-// The library's public surface. Layers: cli → pipeline → workers → core.
+// The library's public surface. Layers: cli → pipeline → workers → rows → core.
 
 export {
   ERROR_CODES,
@@ -18,4 +18,4 @@ export type {
   ProviderStats,
 } from './pipeline/policy/live-policy-provider.js';
 export type { Origin, Policy, PolicyOutcome, PolicyProvider } from './pipeline/policy/policy.js';
-export { ROW_ERROR_CODES, type RowCode } from './workers/row-error-codes.js';
+export { ROW_ERROR_CODES, type RowCode } from './rows/row-error-codes.js';

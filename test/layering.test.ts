@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The layers of src/, lowest first: a file may import its own layer and the layers below it, never one
- * above (cli → pipeline → workers → core). `src/index.ts` is the library's door and may import any layer.
+ * above (cli → pipeline → workers → rows → core). `src/index.ts` is the library's door and may import any
+ * layer.
  */
-const LAYERS = ['core', 'workers', 'pipeline', 'cli'] as const;
+const LAYERS = ['core', 'rows', 'workers', 'pipeline', 'cli'] as const;
 
 const src = path.resolve(import.meta.dirname, '..', 'src');
 
@@ -61,6 +62,8 @@ describe('layering: imports in src/ never go up a layer', () => {
     expect(layerOf(path.join(src, 'pipeline', 'a.ts'))! > layerOf(path.join(src, 'workers', 'b.ts'))!).toBe(
       true,
     );
+    expect(layerOf(path.join(src, 'workers', 'a.ts'))! > layerOf(path.join(src, 'rows', 'b.ts'))!).toBe(true);
+    expect(layerOf(path.join(src, 'rows', 'a.ts'))! > layerOf(path.join(src, 'core', 'b.ts'))!).toBe(true);
     expect(layerOf(path.join(src, 'index.ts'))).toBeNull();
     expect(relativeImports("import { a } from '../pipeline/x.js';\nexport * from './y.js';")).toEqual([
       '../pipeline/x.js',

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeFor, signalExitCode } from '../src/cli/exit.js';
 import { ERROR_CODES, type ErrorCode, FOREIGN_CODES, POLICY_CODES } from '../src/core/error-codes.js';
 import { FETCH_ERROR_CODES, UNAVAILABLE_CODES } from '../src/pipeline/fetch/error-codes.js';
-import { ROW_ERROR_CODES } from '../src/workers/row-error-codes.js';
+import { ROW_ERROR_CODES } from '../src/rows/row-error-codes.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 

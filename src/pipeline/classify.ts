@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { hasCode } from '../core/errors.js';
-import { formatRecord } from '../workers/csv-quote.js';
+import { formatRecord } from '../rows/csv-quote.js';
 import type { BatchStats, PolicyRequest, WorkerConfig } from '../workers/protocol.js';
 import { verdictColumns } from '../workers/verdict-format.js';
 import { abortable, aborted } from './abort-signal.js';

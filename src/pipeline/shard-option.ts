@@ -1,5 +1,5 @@
 import { RobotsAuditError } from '../core/errors.js';
-import type { Shard } from '../workers/shard.js';
+import type { Shard } from '../rows/shard.js';
 import { describeValue } from './option-error.js';
 
 /** More shards than this is a typo, not a plan. */

@@ -1,19 +1,19 @@
+import { FieldSplitter } from '../rows/field-split.js';
+import { parseQuotedRecords, utf8Of } from '../rows/quoted-records.js';
+import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../rows/record-scanner.js';
+import { keyOf, newRowSlot, resolveRowInto } from '../rows/row-url.js';
+import { hostHash, OTHER_SHARD, plainUrlHostHash } from '../rows/shard.js';
 import { AsOfTally, rowTime } from './as-of-tally.js';
 import { InvalidSuffixes, writeRows } from './batch-output.js';
 import { BatchRows, type RecordPlaces } from './batch-rows.js';
 import { CounterReports } from './counter-reports.js';
-import { FieldSplitter } from './field-split.js';
 import type { ForeignRequest, ForeignResponse } from './foreign-rows.js';
 import { OriginStore } from './origin-store.js';
 import { type Affinity, type PeerBatch, Peers, SOLO } from './peer-routing.js';
 import { type NeededOrigin, PolicyInstaller } from './policy-installer.js';
 import type { BatchStats, PolicyRequest, WirePolicy, WorkerConfig } from './protocol.js';
-import { parseQuotedRecords, utf8Of } from './quoted-records.js';
-import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from './record-scanner.js';
 import { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
-import { keyOf, newRowSlot, resolveRowInto } from './row-url.js';
-import { hostHash, OTHER_SHARD, plainUrlHostHash } from './shard.js';
 import { TextPieces } from './text-pieces.js';
 import { WorkStamps } from './work-stamps.js';
 

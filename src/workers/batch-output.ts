@@ -1,3 +1,4 @@
+import { OTHER_SHARD } from '../rows/shard.js';
 import type { BatchRows } from './batch-rows.js';
 import { matchRow } from './match-row.js';
 import type { OriginStore } from './origin-store.js';
@@ -5,7 +6,6 @@ import type { PeerBatch } from './peer-routing.js';
 import type { WorkerConfig } from './protocol.js';
 import type { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
-import { OTHER_SHARD } from './shard.js';
 import type { TextPieces } from './text-pieces.js';
 import { agentPart, graceCell, tailPart, V_INVALID_INPUT } from './verdict-format.js';
 import { bytesText } from './verdict-texts.js';

@@ -1,11 +1,11 @@
 import { isAscii } from 'node:buffer';
 import { RobotsAuditError } from '../core/errors.js';
-import { formatRecord, quoteField } from './csv-quote.js';
-import type { FieldSplitter } from './field-split.js';
+import { formatRecord, quoteField } from '../rows/csv-quote.js';
+import type { FieldSplitter } from '../rows/field-split.js';
+import type { RowCode } from '../rows/row-error-codes.js';
 import type { OriginEntry } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
 import type { RowAgent } from './row-agent.js';
-import type { RowCode } from './row-error-codes.js';
 
 const NON_ASCII = /[\u0080-\u00ff]/g;
 

@@ -1,9 +1,9 @@
+import { keyOf, type Origin, type RowSlot } from '../rows/row-url.js';
 import { type AsOfCounts, AsOfTally } from './as-of-tally.js';
 import { matchRow } from './match-row.js';
 import type { OriginEntry, OriginStore } from './origin-store.js';
 import type { NeededOrigin, PolicyInstaller } from './policy-installer.js';
 import type { PolicyRequest, WirePolicy } from './protocol.js';
-import { keyOf, type RowOrigin, type RowSlot } from './row-url.js';
 
 /**
  * Origin affinity between workers: every origin has one owner thread (a hash of its host), which alone
@@ -41,7 +41,7 @@ export interface ForeignResponse {
   /** Verdict class per row and agent (row-major). */
   classes: Uint8Array;
   /** Hot origins the requester should judge itself from now on (their policy is shared, not moved). */
-  adopt: { keys: string[]; origins: RowOrigin[] };
+  adopt: { keys: string[]; origins: Origin[] };
   /** As of a time: what the rows' times picked, for the requester's batch figures. */
   asOf: AsOfCounts | null;
 }

@@ -1,3 +1,4 @@
+import type { RowSlot } from '../rows/row-url.js';
 import type { AsOfTally } from './as-of-tally.js';
 import {
   answerForeign,
@@ -9,7 +10,6 @@ import {
 import type { OriginStore } from './origin-store.js';
 import type { PolicyInstaller } from './policy-installer.js';
 import type { PolicyRequest, WirePolicy } from './protocol.js';
-import type { RowSlot } from './row-url.js';
 import type { WorkStamps } from './work-stamps.js';
 
 type PolicyFetcher = (req: PolicyRequest) => Promise<WirePolicy[]>;

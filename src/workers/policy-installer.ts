@@ -1,9 +1,9 @@
+import type { Origin } from '../rows/row-url.js';
 import type { OriginEntry, OriginStore } from './origin-store.js';
 import type { PolicyRequest, WirePolicy } from './protocol.js';
-import type { RowOrigin } from './row-url.js';
 
 /** An origin a unit of work lacks; `entry` is set once its policy is installed. */
-export interface NeededOrigin extends RowOrigin {
+export interface NeededOrigin extends Origin {
   entry: OriginEntry | null;
 }
 
@@ -40,7 +40,7 @@ export class PolicyInstaller {
   /** Entries for `keys`/`origins` (same order), installing the policies of those not in the store yet. */
   async ensure(
     keys: string[],
-    origins: RowOrigin[],
+    origins: Origin[],
     stamp: number,
     fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
   ): Promise<OriginEntry[]> {

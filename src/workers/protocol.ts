@@ -1,14 +1,17 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { Shard } from '../rows/shard.js';
 import type { RowAgentStats } from './row-agent.js';
-import type { Shard } from './shard.js';
 
 /**
  * Plain data crossing the thread boundary between the classify coordinator and its workers.
  * Nothing here may hold a function, an Error or a class instance.
  */
 
-/** Same values as the pipeline's PolicyOutcome (declared here so workers never import upward). */
-export type WireOutcome = 'parsed' | 'unavailable' | 'unreachable' | 'not_cached';
+/**
+ * parsed: a 2xx body to parse; unavailable: allow all (4xx, too many redirects, missing file);
+ * unreachable: disallow all (429, 5xx, network failure); not_cached: `--offline` found nothing.
+ */
+export type PolicyOutcome = 'parsed' | 'unavailable' | 'unreachable' | 'not_cached';
 
 /** Fixed for the whole run: given to every worker as Piscina workerData. */
 export interface WorkerConfig {
@@ -109,7 +112,7 @@ export interface PolicyTally {
 /** Coordinator → worker: one per requested key, same order. */
 export interface WirePolicy {
   key: string;
-  outcome: WireOutcome;
+  outcome: PolicyOutcome;
   /** Text of the robots_status column. */
   status: string;
   /** Body to parse when outcome is parsed. */

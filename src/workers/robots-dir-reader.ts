@@ -7,18 +7,18 @@ import { closeSync, constants, fstatSync, openSync, type Stats, statSync } from 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PolicyCode } from '../core/error-codes.js';
+import { keyOf, type Origin } from '../rows/row-url.js';
 import { readCapped } from './capped-file.js';
 import { DirNames } from './dir-names.js';
 import { FileBodies } from './file-bodies.js';
 import type { PolicyRequest, PolicyTally, WirePolicy } from './protocol.js';
-import { keyOf, type RowOrigin } from './row-url.js';
 
 /**
  * The file of an origin: `<host>.txt` for the scheme's default port, `<host>_<port>.txt` otherwise
  * (host in its ASCII/punycode form, IPv6 literals with their brackets); http and https share it. A
  * fully qualified name's trailing dot (`example.com.`, the same DNS name) is left out of the file name.
  */
-export function robotsFileName(origin: RowOrigin): string {
+export function robotsFileName(origin: Origin): string {
   const def = origin.scheme === 'https' ? 443 : 80;
   const host = origin.host.endsWith('.') ? origin.host.slice(0, -1) : origin.host;
   return origin.port === def ? `${host}.txt` : `${host}_${origin.port}.txt`;
@@ -58,12 +58,7 @@ const MISSING: DirRead = Object.freeze({ kind: 'missing' });
  * never end; either is unreadable (disallow all), like a directory. Never throws. `names`: the
  * directory's listing, which answers "missing" without a stat for a name it does not hold.
  */
-export function readRobotsFile(
-  root: string,
-  origin: RowOrigin,
-  names?: DirNames,
-  bodies?: FileBodies,
-): DirRead {
+export function readRobotsFile(root: string, origin: Origin, names?: DirNames, bodies?: FileBodies): DirRead {
   const name = robotsFileName(origin);
   if (!safeName(name) || names?.mayHold(name) === false) return MISSING;
   const file = path.join(root, name);
@@ -177,7 +172,7 @@ function wireOf(key: string, originKey: string, p: DirPolicy, fetchedAt: string)
 }
 
 /** The policy of a read, as the coordinator would send it. */
-export function dirWirePolicy(key: string, origin: RowOrigin, read: DirRead, fetchedAt: number): WirePolicy {
+export function dirWirePolicy(key: string, origin: Origin, read: DirRead, fetchedAt: number): WirePolicy {
   return wireOf(key, keyOf(origin), dirPolicy(read), new Date(fetchedAt).toISOString());
 }
 

@@ -1,6 +1,6 @@
 import { type CompiledRules, resolveCrawler } from '../core/index.js';
+import { quoteField } from '../rows/csv-quote.js';
 import type { CompiledSlot } from './compiled-rules.js';
-import { quoteField } from './csv-quote.js';
 import type { History } from './history.js';
 import type { OriginEntry } from './origin-entry.js';
 import type { WorkerConfig } from './protocol.js';

@@ -1,4 +1,4 @@
-import { quoteField } from './csv-quote.js';
+import { quoteField } from '../rows/csv-quote.js';
 
 /** Every verdict a row can get, in the order of BatchStats.verdicts. */
 export const VERDICTS = [

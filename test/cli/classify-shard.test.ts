@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassifySummary } from '../../src/pipeline/figures/summary.js';
-import { shardOf } from '../../src/workers/shard.js';
+import { shardOf } from '../../src/rows/shard.js';
 import { type MultiHostServer, ok, startMultiHostServer } from '../helpers/multi-host-server.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
 import { tempDir, writeRobots } from '../pipeline/classify-data.js';

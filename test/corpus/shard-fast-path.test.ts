@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Batcher } from '../../src/pipeline/input/batcher.js';
 import { ShardFilter } from '../../src/pipeline/input/shard-filter.js';
-import { resolveRowUrl } from '../../src/workers/row-url.js';
-import { hostHash, plainUrlHostHash, shardOf } from '../../src/workers/shard.js';
+import { resolveRowUrl } from '../../src/rows/row-url.js';
+import { hostHash, plainUrlHostHash, shardOf } from '../../src/rows/shard.js';
 
 const links = fileURLToPath(new URL('../../../shared/corpus/urls/anubhavp28-links/', import.meta.url));
 const hasCorpus = existsSync(links);

@@ -360,7 +360,7 @@ describe('classify keeps one output row per input record', () => {
 describe('classify turns broken CSV into well-formed output', () => {
   const raw = fc.string({ unit: fc.constantFrom('a', '/', ',', '"', ' ', 'x', ':'), maxLength: 8 });
   it('for random unquoted cells', async () => {
-    const { RecordScanner, KIND_BLANK } = await import('../../src/workers/record-scanner.js');
+    const { RecordScanner, KIND_BLANK } = await import('../../src/rows/record-scanner.js');
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(raw, raw), { maxLength: 30 }), async (records) => {
         const data = records.map(([h, u]) => `${h},${u}`).join('\n');

@@ -2,13 +2,13 @@ import { linkSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { keyOf, type Origin } from '../../src/rows/row-url.js';
 import { matchRow } from '../../src/workers/match-row.js';
 import { OriginStore } from '../../src/workers/origin-store.js';
 import { DirPolicySource } from '../../src/workers/robots-dir-reader.js';
-import { keyOf, type RowOrigin } from '../../src/workers/row-url.js';
 import { config } from './classify-fixtures.js';
 
-const origin = (host: string): RowOrigin => ({ scheme: 'https', host, port: 443 });
+const origin = (host: string): Origin => ({ scheme: 'https', host, port: 443 });
 
 describe('FileBodies (a linked file is read once while its rules are compiled)', () => {
   it('gives a link to a file read before its sha256 only, and the store judges it from the kept rules', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { keyOf, type Origin } from '../../src/rows/row-url.js';
 import { OriginStore } from '../../src/workers/origin-store.js';
 import { PolicyInstaller } from '../../src/workers/policy-installer.js';
 import type { PolicyRequest, WirePolicy } from '../../src/workers/protocol.js';
-import { keyOf, type RowOrigin } from '../../src/workers/row-url.js';
 import { config } from './classify-fixtures.js';
 
-const origin = (host: string): RowOrigin => ({ scheme: 'https', host, port: 443 });
+const origin = (host: string): Origin => ({ scheme: 'https', host, port: 443 });
 
 /** A parsed policy: an origin without a file has no entry of its own to compare. */
 function parsed(key: string): WirePolicy {

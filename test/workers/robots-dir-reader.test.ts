@@ -5,13 +5,13 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { toWire } from '../../src/pipeline/policy/policy-broker.js';
 import { createDirPolicyProvider } from '../../src/pipeline/policy/robots-dir-provider.js';
+import { keyOf, type Origin } from '../../src/rows/row-url.js';
 import {
   DirPolicySource,
   dirWirePolicy,
   fileHref,
   readRobotsFile,
 } from '../../src/workers/robots-dir-reader.js';
-import { keyOf, type RowOrigin } from '../../src/workers/row-url.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ra-dir-reader-'));
 writeFileSync(path.join(dir, 'a.example.txt'), 'User-agent: *\nDisallow: /a\n');
@@ -20,7 +20,7 @@ writeFileSync(path.join(dir, '[::1].txt'), 'User-agent: *\n');
 writeFileSync(path.join(dir, 'big.example.txt'), 'Disallow: /x\n'.repeat(50_000));
 mkdirSync(path.join(dir, 'dir.example.txt'));
 
-const origins: RowOrigin[] = [
+const origins: Origin[] = [
   { scheme: 'https', host: 'a.example', port: 443 },
   { scheme: 'http', host: 'a.example', port: 80 },
   { scheme: 'http', host: 'a.example', port: 8080 },

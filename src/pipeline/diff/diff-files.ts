@@ -1,5 +1,5 @@
 import { RobotsAuditError } from '../../core/errors.js';
-import { quoteField } from '../../workers/csv-quote.js';
+import { quoteField } from '../../rows/csv-quote.js';
 import { findColumn, shownColumn } from '../input/header.js';
 import { openInput } from '../input/input-source.js';
 import { OutputSink } from '../output/output-sink.js';

@@ -1,7 +1,7 @@
 import { RobotsAuditError } from '../../core/errors.js';
-import { formatRecord } from '../../workers/csv-quote.js';
-import { parseQuotedRecords } from '../../workers/quoted-records.js';
-import { KIND_BLANK, KIND_MALFORMED, RecordScanner } from '../../workers/record-scanner.js';
+import { formatRecord } from '../../rows/csv-quote.js';
+import { parseQuotedRecords } from '../../rows/quoted-records.js';
+import { KIND_BLANK, KIND_MALFORMED, RecordScanner } from '../../rows/record-scanner.js';
 import { bomLength, excelSeparator } from '../input/header.js';
 import { type VerdictLayout, verdictLayout } from './verdict-layout.js';
 

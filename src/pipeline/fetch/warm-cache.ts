@@ -1,5 +1,5 @@
-import type { RowCode } from '../../workers/row-error-codes.js';
-import { shardOf } from '../../workers/shard.js';
+import type { RowCode } from '../../rows/row-error-codes.js';
+import { shardOf } from '../../rows/shard.js';
 import { readRecordOrigins } from '../input/record-origins.js';
 import type { Options } from '../options.js';
 import type { LivePolicyProvider, ProviderStats } from '../policy/live-policy-provider.js';

@@ -1,6 +1,6 @@
+import { SHARD_KEY, type Shard } from '../../rows/shard.js';
 import { AGE_BUCKET_DAYS } from '../../workers/history.js';
 import type { AsOfStats, BatchStats } from '../../workers/protocol.js';
-import { SHARD_KEY, type Shard } from '../../workers/shard.js';
 import { NO_HISTORY_REASONS, VERDICTS } from '../../workers/verdict-format.js';
 import type { BrokerStats } from '../policy/policy-broker.js';
 import { type RowAgentSummary, RowAgentTally } from './row-agent-summary.js';

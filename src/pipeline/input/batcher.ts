@@ -1,5 +1,5 @@
 import { RobotsAuditError } from '../../core/errors.js';
-import { RecordScanner } from '../../workers/record-scanner.js';
+import { RecordScanner } from '../../rows/record-scanner.js';
 import { BufferPool } from './buffer-pool.js';
 
 /**

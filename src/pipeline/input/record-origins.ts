@@ -1,11 +1,11 @@
 import { ownString } from '../../core/bytes.js';
 import { RobotsAuditError } from '../../core/errors.js';
+import { FieldSplitter } from '../../rows/field-split.js';
+import { parseQuotedRecords, utf8Of } from '../../rows/quoted-records.js';
+import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../rows/record-scanner.js';
+import type { RowCode } from '../../rows/row-error-codes.js';
+import { keyOf, newRowSlot, type Origin, resolveRowInto } from '../../rows/row-url.js';
 import { BatchRows } from '../../workers/batch-rows.js';
-import { FieldSplitter } from '../../workers/field-split.js';
-import { parseQuotedRecords, utf8Of } from '../../workers/quoted-records.js';
-import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../workers/record-scanner.js';
-import type { RowCode } from '../../workers/row-error-codes.js';
-import { keyOf, newRowSlot, type RowOrigin, resolveRowInto } from '../../workers/row-url.js';
 import type { Options } from '../options.js';
 import { Batcher, MAX_PENDING_BYTES } from './batcher.js';
 import { type Header, HeaderReader } from './header.js';
@@ -20,7 +20,7 @@ import { LineModeStart } from './line-mode.js';
  */
 
 /** A record's outcome: the origin of a row classify would judge, or the row code of its `invalid_input` row. */
-export type RecordOrigin = { ok: true; key: string; origin: RowOrigin } | { ok: false; code: RowCode };
+export type RecordOrigin = { ok: true; key: string; origin: Origin } | { ok: false; code: RowCode };
 
 export type RecordReadOptions = Pick<Options, 'delimiter' | 'urlColumn' | 'hostColumn' | 'scheme'> &
   Partial<Pick<Options, 'header' | 'columns'>>;
@@ -117,7 +117,7 @@ export class BatchOrigins {
     const code = resolveRowInto(url, host, this.scheme, s);
     if (code !== null) return failure(code);
     // An own copy: a host sliced from the batch's text would keep all of it alive in a consumer's set.
-    const origin: RowOrigin = { scheme: s.scheme, host: ownString(s.host), port: s.port };
+    const origin: Origin = { scheme: s.scheme, host: ownString(s.host), port: s.port };
     return { ok: true, key: keyOf(origin), origin };
   }
 }

@@ -1,6 +1,6 @@
+import { KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../rows/record-scanner.js';
+import { plainUrlHostHash, type Shard } from '../../rows/shard.js';
 import type { WorkerConfig } from '../../workers/protocol.js';
-import { KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../workers/record-scanner.js';
-import { plainUrlHostHash, type Shard } from '../../workers/shard.js';
 import { BATCH_BYTES } from './batcher.js';
 import { BufferPool } from './buffer-pool.js';
 

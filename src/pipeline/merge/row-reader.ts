@@ -1,5 +1,5 @@
 import { RobotsAuditError } from '../../core/errors.js';
-import { KIND_QUOTED, MAX_RECORD_BYTES, RecordScanner } from '../../workers/record-scanner.js';
+import { KIND_QUOTED, MAX_RECORD_BYTES, RecordScanner } from '../../rows/record-scanner.js';
 import { bomLength, excelSeparator } from '../input/header.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { PolicyCode } from '../../core/error-codes.js';
-import { Lru } from '../../workers/lru.js';
 import type { PolicyRequest, PolicyTally, WirePolicy, WireVersion } from '../../workers/protocol.js';
 import { type HistoryProvider, isHistoryProvider } from '../cache/history-source.js';
+import { Lru } from './lru.js';
 import type { Origin, Policy, PolicyOutcome, PolicyProvider } from './policy.js';
 
 /**

@@ -3,31 +3,18 @@
  * and the classify pipeline that uses them.
  */
 
-/** An origin: scheme, ASCII (punycode) lower-case host, and port. IPv6 hosts keep their brackets. */
-export interface Origin {
-  scheme: 'http' | 'https';
-  /** Lower-case ASCII host, e.g. `example.com`, `xn--bcher-kva.example`, `[::1]`. */
-  host: string;
-  /** Explicit port, or the scheme's default (80 / 443). */
-  port: number;
-}
+import { keyOf, type Origin } from '../../rows/row-url.js';
+import type { PolicyOutcome } from '../../workers/protocol.js';
+
+export type { Origin, PolicyOutcome };
 
 /** `scheme://host[:port]`, the default port omitted: the key of caches and maps. */
-export function originKey(o: Origin): string {
-  const def = o.scheme === 'https' ? 443 : 80;
-  return o.port === def ? `${o.scheme}://${o.host}` : `${o.scheme}://${o.host}:${o.port}`;
-}
+export const originKey: (o: Origin) => string = keyOf;
 
 /** `scheme://host[:port]/robots.txt` (RFC 9309 §2.3). */
 export function robotsUrlOf(o: Origin): string {
   return `${originKey(o)}/robots.txt`;
 }
-
-/**
- * parsed: a 2xx body to parse; unavailable: allow all (4xx, too many redirects, missing file);
- * unreachable: disallow all (429, 5xx, network failure); not_cached: `--offline` found nothing.
- */
-export type PolicyOutcome = 'parsed' | 'unavailable' | 'unreachable' | 'not_cached';
 
 /** Where a policy came from in this run. */
 export type PolicySource = 'fetch' | 'cache' | 'revalidated' | 'stale' | 'file' | 'missing' | 'none';

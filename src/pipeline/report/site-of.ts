@@ -1,4 +1,4 @@
-import { keyOf, newRowSlot, resolveRowInto } from '../../workers/row-url.js';
+import { keyOf, newRowSlot, resolveRowInto } from '../../rows/row-url.js';
 
 const slot = newRowSlot();
 

@@ -1,6 +1,6 @@
 import { RobotsAuditError } from '../../core/errors.js';
-import { parseQuotedRecords } from '../../workers/quoted-records.js';
-import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../workers/record-scanner.js';
+import { parseQuotedRecords } from '../../rows/quoted-records.js';
+import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../rows/record-scanner.js';
 import { MAX_PENDING_BYTES } from '../input/batcher.js';
 import { type Header, HeaderReader } from '../input/header.js';
 import { openInput } from '../input/input-source.js';

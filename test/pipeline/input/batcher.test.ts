@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Batcher, MAX_PENDING_BYTES } from '../../../src/pipeline/input/batcher.js';
-import { MAX_RECORD_BYTES, RecordScanner } from '../../../src/workers/record-scanner.js';
+import { MAX_RECORD_BYTES, RecordScanner } from '../../../src/rows/record-scanner.js';
 
 function scanAll(text: string): { text: string; kind: number }[] {
   const s = new RecordScanner();

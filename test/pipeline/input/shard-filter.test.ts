@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { Batcher } from '../../../src/pipeline/input/batcher.js';
 import { type ShardBatch, ShardFilter } from '../../../src/pipeline/input/shard-filter.js';
 import { RecordNumbering } from '../../../src/pipeline/output/record-numbering.js';
+import type { Shard } from '../../../src/rows/shard.js';
+import { shardOf } from '../../../src/rows/shard.js';
 import { BatchClassifier } from '../../../src/workers/batch-classifier.js';
 import type { RecordPlaces } from '../../../src/workers/batch-rows.js';
-import type { Shard } from '../../../src/workers/shard.js';
-import { shardOf } from '../../../src/workers/shard.js';
 import { config, dirFetcher, ROBOTS, robotsDir } from '../../workers/classify-fixtures.js';
 
 const dir = robotsDir(ROBOTS);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeLatin1, siteOf } from '../../../src/pipeline/report/site-of.js';
-import { resolveRowUrl } from '../../../src/workers/row-url.js';
+import { resolveRowUrl } from '../../../src/rows/row-url.js';
 
 /** The site classify gives the row: its origin key, or '' when the row is invalid. */
 function classifySite(url: string, host: string): string {

@@ -7,7 +7,8 @@ import { pathFromUrl } from '../core/index.js';
  */
 
 /** Same shape as the pipeline's `Origin` (policy.ts); declared here so workers never import upward. */
-export interface RowOrigin {
+/** An origin: scheme, ASCII (punycode) lower-case host, and port (the pipeline's policies are keyed by it). */
+export interface Origin {
   scheme: 'http' | 'https';
   /** Lower-case ASCII (punycode) host; IPv6 literals keep their brackets. */
   host: string;
@@ -25,7 +26,7 @@ export type RowErrorCode =
 
 export interface RowUrlOk {
   ok: true;
-  origin: RowOrigin;
+  origin: Origin;
   /** `originKey(origin)`: `scheme://host[:port]`, default port omitted. */
   key: string;
   /** Path, params and query the reference's way (GetPathParamsQuery); always starts with `/`. */
@@ -50,7 +51,7 @@ const FAIL: { [K in RowErrorCode]: RowUrlError } = {
 };
 
 interface Authority {
-  origin: RowOrigin;
+  origin: Origin;
   key: string;
 }
 
@@ -68,13 +69,13 @@ export function newRowSlot(): RowSlot {
 }
 
 /** `scheme://host[:port]` with the default port omitted (identical to policy.ts `originKey`). */
-export function keyOf(o: RowOrigin): string {
+export function keyOf(o: Origin): string {
   const def = o.scheme === 'https' ? 443 : 80;
   return o.port === def ? `${o.scheme}://${o.host}` : `${o.scheme}://${o.host}:${o.port}`;
 }
 
 function makeAuthority(scheme: 'http' | 'https', host: string, port: number): Authority {
-  const origin: RowOrigin = { scheme, host, port };
+  const origin: Origin = { scheme, host, port };
   return { origin, key: keyOf(origin) };
 }
 
@@ -349,6 +350,6 @@ export function resolveRowUrl(url: string, host: string | undefined, scheme: 'ht
   const slot = newRowSlot();
   const code = resolveRowInto(url, host, scheme, slot);
   if (code !== null) return FAIL[code];
-  const origin: RowOrigin = { scheme: slot.scheme, host: slot.host, port: slot.port };
+  const origin: Origin = { scheme: slot.scheme, host: slot.host, port: slot.port };
   return { ok: true, origin, key: keyOf(origin), path: slot.path, hostMismatch: slot.hostMismatch };
 }

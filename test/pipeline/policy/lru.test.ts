@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lru } from '../../src/workers/lru.js';
+import { Lru } from '../../../src/pipeline/policy/lru.js';
 
 describe('Lru', () => {
   it('evicts the least recently used entries past the entry bound', () => {

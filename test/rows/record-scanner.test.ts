@@ -9,7 +9,7 @@ import {
   MAX_RECORD_BYTES,
   MAX_RECORD_LINES,
   RecordScanner,
-} from '../../src/workers/record-scanner.js';
+} from '../../src/rows/record-scanner.js';
 
 interface Rec {
   text: string;

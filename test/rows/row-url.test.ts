@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pathFromUrl } from '../../src/core/index.js';
 import { originKey } from '../../src/pipeline/policy/policy.js';
-import { resolveHostColumn, resolveRowUrl } from '../../src/workers/row-url.js';
+import { resolveHostColumn, resolveRowUrl } from '../../src/rows/row-url.js';
 
 function ok(url: string, host?: string, scheme: 'http' | 'https' = 'https') {
   const r = resolveRowUrl(url, host, scheme);

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FieldSplitter } from '../../src/workers/field-split.js';
+import { FieldSplitter } from '../../src/rows/field-split.js';
 
 describe('FieldSplitter', () => {
   it('finds the wanted fields and counts all of them', () => {

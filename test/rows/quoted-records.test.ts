@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuotedRecords } from '../../src/workers/quoted-records.js';
+import { parseQuotedRecords } from '../../src/rows/quoted-records.js';
 
 const strict = (fields: string[]) => ({ fields, strict: true });
 

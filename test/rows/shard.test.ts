@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { resolveRowUrl } from '../../src/rows/row-url.js';
+import { hostHash, plainUrlHostHash, shardOf } from '../../src/rows/shard.js';
 import { type Affinity, BatchClassifier, type PolicyFetcher } from '../../src/workers/batch-classifier.js';
-import { resolveRowUrl } from '../../src/workers/row-url.js';
-import { hostHash, plainUrlHostHash, shardOf } from '../../src/workers/shard.js';
-import { config, dirFetcher, ROBOTS, robotsDir } from './classify-fixtures.js';
+import { config, dirFetcher, ROBOTS, robotsDir } from '../workers/classify-fixtures.js';
 
 const dir = robotsDir(ROBOTS);
 

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatRecord, quoteField } from '../../src/workers/csv-quote.js';
+import { formatRecord, quoteField } from '../../src/rows/csv-quote.js';
 
 describe('quoteField', () => {
   it('quotes a bare CR (where csv-stringify would not) and csv-parse reads it back', () => {
