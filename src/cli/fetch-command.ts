@@ -65,6 +65,8 @@ async function writeSummaryFile(path: string, s: WarmSummary): Promise<void> {
 
 interface FetchArgs {
   input: string;
+  header?: boolean;
+  columns?: string;
   shard?: string;
   shards?: string;
   progress?: boolean;
@@ -79,6 +81,8 @@ async function run(argv: FetchArgs): Promise<number> {
   try {
     const options = resolveOptions({
       ...networkAndInputOptions(argv),
+      header: argv.header,
+      columns: argv.columns,
       progress: argv.progress,
       quiet: argv.quiet,
       summary: argv.summary,
@@ -126,6 +130,14 @@ async function run(argv: FetchArgs): Promise<number> {
 
 const FETCH_OPTIONS: Record<string, YargsOption> = {
   ...SHARD_OPTIONS,
+  header: {
+    type: 'boolean',
+    describe: 'The input starts with a header row; --no-header: every line is a record (with --columns)',
+  },
+  columns: {
+    type: 'string',
+    describe: 'With --no-header: names of the input columns, comma-separated (host,url), as for classify',
+  },
   progress: { type: 'boolean', describe: 'Show the progress line even when stderr is not a terminal' },
   quiet: { type: 'boolean', describe: 'No progress line and no summary' },
   summary: { type: 'string', describe: 'Also write the summary as JSON to this file' },

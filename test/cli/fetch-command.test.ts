@@ -136,6 +136,31 @@ describe('warming the cache', () => {
     ]);
   });
 
+  it('reads headerless lines with --no-header --columns, as classify in line mode does', async () => {
+    env.srv.set('lines.test', ok('User-agent: *\nDisallow: /x\n'));
+    const o = env.srv.origin('lines.test');
+    const input = `lines.test,${o}/x\n\nlines.test,${o}/y\nnot a row\n`;
+    const summaryFile = join(env.tmp.dir, `lines${n}.json`);
+    const args = ['--no-header', '--columns', 'host,url'];
+    const r = await runCli(['fetch', '-', ...local(), ...args, '--quiet', '--summary', summaryFile], {
+      input,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // Every line is a record, the blank one too (classify answers it with a line of its own).
+    expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toMatchObject({ rows: 4, badRows: 2, origins: 1 });
+    expect(env.srv.hits('lines.test')).toBe(1);
+    const c = await runCli(
+      ['classify', '-', ...args, '--agent', 'a', '--cache', cache, '--offline', '-o', '-'],
+      {
+        input,
+      },
+    );
+    expect(c.code).toBe(0);
+    expect(c.stdout.split('\n').filter((l) => l.includes('disallowed_explicit'))).toHaveLength(1);
+    expect(c.stdout).not.toContain('not_cached');
+  });
+
   it('warms exactly the origins classify --offline then looks up, however messy the log', async () => {
     const hosts = ['q.test', 'extra.test', 'open.test', 'after1.test', 'after2.test'];
     for (const h of hosts) env.srv.set(h, ok('User-agent: *\n'));
