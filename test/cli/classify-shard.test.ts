@@ -303,8 +303,12 @@ describe('classify --shard with live fetching', () => {
   it('fetch --shard K/N warms only the origins of its hosts, which classify --shard K/N then judges offline', async () => {
     const lines = ['url'];
     for (let i = 0; i < 240; i++) lines.push(`${srv.origin(hosts[i % hosts.length]!)}/q${i}`);
+    const urls = lines.slice(1);
+    // Rows with no origin are shard 1's bad rows, and the other shards' rows.
+    lines.push('not a url', 'ftp://files.test/x');
     const input = `${lines.join('\n')}\n`;
     const n = 3;
+    let badRows = 0;
     const net = ['--resolve', '*=127.0.0.1', '--allow-private', '--retries', '0'];
     for (let k = 1; k <= n; k++) {
       srv.resetCounts();
@@ -321,8 +325,10 @@ describe('classify --shard with live fetching', () => {
       const s = JSON.parse(readFileSync(summary, 'utf8'));
       expect(s.origins).toBe(mine.length);
       expect(s.otherShardRows).toBe(
-        lines.slice(1).filter((u) => shardOf(new URL(u).hostname, n) !== k).length,
+        urls.filter((u) => shardOf(new URL(u).hostname, n) !== k).length + (k === 1 ? 0 : 2),
       );
+      expect(s.badRows).toBe(k === 1 ? 2 : 0);
+      badRows += s.badRows;
       // Offline from the shard's own cache: every row of the shard has its policy (none not_cached).
       const judged = await runCli(
         [
@@ -343,6 +349,9 @@ describe('classify --shard with live fetching', () => {
       const rows = parse(judged.stdout, { columns: true }) as Record<string, string>[];
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.filter((r) => r.verdict === 'not_cached')).toEqual([]);
+      // classify writes the invalid rows in shard 1's output only.
+      expect(rows.filter((r) => r.verdict === 'invalid_input')).toHaveLength(k === 1 ? 2 : 0);
     }
+    expect(badRows).toBe(2);
   }, 60_000);
 });

@@ -67,7 +67,9 @@ export async function warmCache(
         if (failure !== undefined || hooks.signal?.aborted) break read;
         progress.rows++;
         if (!r.ok) {
-          bad(r.code);
+          // A row with no origin is shard 1's, as in classify: summed over the shards, each counts once.
+          if (shard === undefined || shard.index === 1) bad(r.code);
+          else progress.otherShard++;
           continue;
         }
         // A shard warms the origins classify --shard K/N would judge: those of its hosts.
