@@ -1,4 +1,5 @@
-import type { OriginEntry } from './origin-store.js';
+import type { OriginEntry, Pick } from './origin-entry.js';
+import type { AsOfConfig, WireVersion } from './protocol.js';
 import type { NoHistoryReason } from './verdict-format.js';
 import { V_ALLOWED_UNAVAILABLE } from './verdict-format.js';
 
@@ -11,6 +12,60 @@ export interface History {
   versions: OriginEntry[];
   /** Per version: 1 when it is a redirect whose target was not found (no evidence of a policy). */
   unresolved: Uint8Array;
+}
+
+/** An origin's history from its stored versions (oldest first), each version's entry made by `entryOf`. */
+export function buildHistory(
+  list: readonly WireVersion[],
+  entryOf: (w: WireVersion) => OriginEntry,
+): History {
+  const n = list.length;
+  const history: History = {
+    from: new Float64Array(n),
+    lastSeen: new Float64Array(n),
+    versions: new Array<OriginEntry>(n),
+    unresolved: new Uint8Array(n),
+  };
+  for (let v = 0; v < n; v++) {
+    const w = list[v]!;
+    history.from[v] = w.validFrom;
+    history.lastSeen[v] = w.lastSeen;
+    history.unresolved[v] = w.errorCode === 'ERR_REDIRECT_UNRESOLVED' ? 1 : 0;
+    const e = entryOf(w);
+    e.history = history;
+    e.version = v;
+    history.versions[v] = e;
+  }
+  return history;
+}
+
+/**
+ * The entry of the version in force at `t`, with its rule sets and those a grace check may read stamped
+ * for `stamp`; or why no version answers (`out` gets the reason and the version's age); or null when a
+ * version it needs lost its compiled rules (the origin must then be asked for again).
+ */
+export function versionEntryAt(
+  h: History,
+  t: number,
+  stamp: number,
+  cfg: AsOfConfig,
+  out: Pick,
+): OriginEntry | NoHistoryReason | null {
+  const v = pickVersion(h, t, cfg.maxAgeMs);
+  if (typeof v === 'string') {
+    out.reason = v;
+    out.ageMs = v === 'too_old' ? t - h.lastSeen[versionAt(h, t)]! : -1;
+    return v;
+  }
+  out.reason = null;
+  out.ageMs = Math.max(0, t - h.lastSeen[v]!);
+  for (let u = v; u >= 0 && (u === v || h.from[u + 1]! > t - cfg.graceMs); u--) {
+    const slot = h.versions[u]!.slot;
+    if (slot === null) continue;
+    if (slot.rules === null) return null;
+    if (slot.used < stamp) slot.used = stamp;
+  }
+  return h.versions[v]!;
 }
 
 /** Age of the version in force, by upper bound in days (the last bucket: older). */

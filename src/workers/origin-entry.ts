@@ -1,8 +1,12 @@
+import { ownString } from '../core/bytes.js';
 import type { CompiledRules } from '../core/index.js';
-import type { CompiledSlot } from './compiled-rules.js';
+import { byLead, type CompiledSlot, slotFull, slotParts } from './compiled-rules.js';
 import type { History } from './history.js';
-import type { RuleHits } from './rule-hits.js';
-import type { NoHistoryReason } from './verdict-format.js';
+import type { WirePolicy } from './protocol.js';
+import { RuleHits } from './rule-hits.js';
+import type { SharedOrigins } from './shared-origins.js';
+import { type NoHistoryReason, V_DISALLOWED_UNREACHABLE } from './verdict-format.js';
+import type { VerdictTexts } from './verdict-texts.js';
 
 /** What a worker knows about one origin: its policy and the text appended to its rows. */
 export interface OriginEntry {
@@ -46,4 +50,60 @@ export interface OriginEntry {
 export interface Pick {
   reason: NoHistoryReason | null;
   ageMs: number;
+}
+
+/** What an entry's texts and shared stand-ins come from. */
+export interface EntryParts {
+  texts: VerdictTexts;
+  shared: SharedOrigins;
+}
+
+/**
+ * The entry of one origin's policy, stamped for `stamp`: its compiled slot (parsed) or fixed verdict, the
+ * texts appended to its rows (`fixed`: the shared texts of a fixed verdict without evidence), and counters.
+ */
+export function newOriginEntry(
+  p: WirePolicy,
+  origin: { scheme: 'http' | 'https'; host: string; port: number },
+  stamp: number,
+  slot: CompiledSlot | null,
+  fixedVerdict: number,
+  fixed: { tail: string; full: string[] } | null,
+  agents: number,
+  { texts, shared }: EntryParts,
+): OriginEntry {
+  const tail = fixed?.tail ?? texts.tailText(p.status, texts.evidenceOf(p));
+  // The host is a slice of the batch text, and so may the key be (`--robots-dir` policies): copies keep
+  // the batch from living as long as the origin. The host is then a slice of the key's copy.
+  const key = ownString(p.key);
+  const at = origin.scheme.length + 3;
+  const host = key.startsWith(origin.host, at)
+    ? key.slice(at, at + origin.host.length)
+    : ownString(origin.host);
+  const entry: OriginEntry = {
+    key,
+    scheme: origin.scheme,
+    host,
+    port: origin.port,
+    next: undefined,
+    fixedVerdict,
+    slot,
+    used: stamp,
+    dirty: false,
+    parts: agents > 1 && slot !== null ? slotParts(slot) : shared.noParts,
+    tail,
+    full: fixed?.full ?? (slot === null ? [] : slotFull(slot, tail)),
+    disallowed:
+      fixedVerdict >= 0 && fixedVerdict !== V_DISALLOWED_UNREACHABLE
+        ? shared.noCounts
+        : new Array<number>(agents).fill(0),
+    ruleHits: slot === null ? shared.noHits : byLead(slot, (a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
+    hitRules: null,
+    served: 0,
+    shared: false,
+    history: null,
+    version: -1,
+  };
+  if (fixedVerdict >= 0 && fixed === null) entry.full[0] = texts.fixedText(fixedVerdict, tail);
+  return entry;
 }

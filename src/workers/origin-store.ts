@@ -1,9 +1,7 @@
-import { ownString } from '../core/bytes.js';
-import { byLead, CompiledRuleSets, type CompiledSlot, slotFull, slotParts } from './compiled-rules.js';
-import { allowedWithinGrace, type History, pickVersion, versionAt } from './history.js';
-import type { OriginEntry, Pick } from './origin-entry.js';
+import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
+import { allowedWithinGrace, buildHistory, versionEntryAt } from './history.js';
+import { newOriginEntry, type OriginEntry, type Pick } from './origin-entry.js';
 import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
-import { RuleHits } from './rule-hits.js';
 import { type MissingProbe, SharedOrigins } from './shared-origins.js';
 import { stampCut } from './stamp-cut.js';
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from './verdict-format.js';
@@ -217,7 +215,6 @@ export class OriginStore {
     stamp: number,
     head: OriginEntry | undefined | null,
   ): OriginEntry {
-    const agents = this.config.agents;
     let slot: CompiledSlot | null = null;
     let fixedVerdict = -1;
     if (p.outcome === 'parsed') slot = this.compiled.get(p, stamp);
@@ -239,40 +236,10 @@ export class OriginStore {
         return e;
       }
     }
-    const tail = fixed?.tail ?? texts.tailText(p.status, texts.evidenceOf(p));
-    // The host is a slice of the batch text, and so may the key be (`--robots-dir` policies): copies keep
-    // the batch from living as long as the origin. The host is then a slice of the key's copy.
-    const key = ownString(p.key);
-    const at = origin.scheme.length + 3;
-    const host = key.startsWith(origin.host, at)
-      ? key.slice(at, at + origin.host.length)
-      : ownString(origin.host);
-    const entry: OriginEntry = {
-      key,
-      scheme: origin.scheme,
-      host,
-      port: origin.port,
-      next: undefined,
-      fixedVerdict,
-      slot,
-      used: stamp,
-      dirty: false,
-      parts: agents.length > 1 && slot !== null ? slotParts(slot) : this.shared.noParts,
-      tail,
-      full: fixed?.full ?? (slot === null ? [] : slotFull(slot, tail)),
-      disallowed:
-        fixedVerdict >= 0 && fixedVerdict !== V_DISALLOWED_UNREACHABLE
-          ? this.shared.noCounts
-          : new Array<number>(agents.length).fill(0),
-      ruleHits:
-        slot === null ? this.shared.noHits : byLead(slot, (a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
-      hitRules: null,
-      served: 0,
-      shared: false,
-      history: null,
-      version: -1,
-    };
-    if (fixedVerdict >= 0 && fixed === null) entry.full[0] = texts.fixedText(fixedVerdict, tail);
+    const entry = newOriginEntry(p, origin, stamp, slot, fixedVerdict, fixed, this.config.agents.length, {
+      texts,
+      shared: this.shared,
+    });
     return head === null ? entry : this.register(entry, origin, head);
   }
 
@@ -294,24 +261,7 @@ export class OriginStore {
     origin: { scheme: 'http' | 'https'; host: string; port: number },
     stamp: number,
   ): OriginEntry {
-    const list = p.history as WireVersion[];
-    const n = list.length;
-    const history: History = {
-      from: new Float64Array(n),
-      lastSeen: new Float64Array(n),
-      versions: new Array<OriginEntry>(n),
-      unresolved: new Uint8Array(n),
-    };
-    for (let v = 0; v < n; v++) {
-      const w = list[v]!;
-      history.from[v] = w.validFrom;
-      history.lastSeen[v] = w.lastSeen;
-      history.unresolved[v] = w.errorCode === 'ERR_REDIRECT_UNRESOLVED' ? 1 : 0;
-      const e = this.entryOf(w, origin, stamp, null);
-      e.history = history;
-      e.version = v;
-      history.versions[v] = e;
-    }
+    const history = buildHistory(p.history as WireVersion[], (w) => this.entryOf(w, origin, stamp, null));
     // The origin's own entry: nothing to match, only the versions to pick from.
     const entry = this.entryOf({ ...p, outcome: 'not_cached', history: undefined }, origin, stamp, null);
     entry.history = history;
@@ -324,27 +274,12 @@ export class OriginStore {
    * needs lost its compiled rules: the origin is then forgotten and asked for again.
    */
   pick(e: OriginEntry, t: number, stamp: number, out: Pick): OriginEntry | undefined {
-    const h = e.history!;
-    const cfg = this.config.asOf!;
-    const v = pickVersion(h, t, cfg.maxAgeMs);
-    if (typeof v === 'string') {
-      out.reason = v;
-      out.ageMs = v === 'too_old' ? t - h.lastSeen[versionAt(h, t)]! : -1;
-      return this.shared.noHistory(v);
+    const v = versionEntryAt(e.history!, t, stamp, this.config.asOf!, out);
+    if (v === null) {
+      this.remove(e);
+      return undefined;
     }
-    out.reason = null;
-    out.ageMs = Math.max(0, t - h.lastSeen[v]!);
-    // The version and those a grace check may read: in use by this batch, or asked for again.
-    for (let u = v; u >= 0 && (u === v || h.from[u + 1]! > t - cfg.graceMs); u--) {
-      const slot = h.versions[u]!.slot;
-      if (slot === null) continue;
-      if (slot.rules === null) {
-        this.remove(e);
-        return undefined;
-      }
-      if (slot.used < stamp) slot.used = stamp;
-    }
-    return h.versions[v];
+    return typeof v === 'string' ? this.shared.noHistory(v) : v;
   }
 
   /** True when a version in force within the grace before `t` allowed the path for agent `a`. */

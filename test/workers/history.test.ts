@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ageBucket, type History, pickVersion, versionAt } from '../../src/workers/history.js';
-import type { OriginEntry } from '../../src/workers/origin-store.js';
+import {
+  ageBucket,
+  buildHistory,
+  type History,
+  pickVersion,
+  versionAt,
+  versionEntryAt,
+} from '../../src/workers/history.js';
+import type { OriginEntry, Pick } from '../../src/workers/origin-entry.js';
+import type { AsOfConfig, WireVersion } from '../../src/workers/protocol.js';
 
 /** A history of `from` times (sorted) with last-seen times, and no entries (only times are read here). */
 function history(from: number[], seenAfter: number[], unresolved: boolean[]): History {
@@ -45,5 +53,39 @@ describe('history', () => {
     expect([0, day, day + 1, 7 * day, 30 * day + 1, 365 * day, 366 * day].map(ageBucket)).toEqual([
       0, 0, 1, 1, 3, 3, 4,
     ]);
+  });
+
+  it('gives the entry in force, stamps its rule set and those within the grace, and tells an evicted one', () => {
+    const versions = [0, 100, 200].map(
+      (validFrom) => ({ validFrom, lastSeen: validFrom + 50, errorCode: '' }) as WireVersion,
+    );
+    // Each version's entry with a rule set of its own (rules: null once evicted).
+    const slots = versions.map(() => ({ rules: [] as unknown[] | null, used: 0 }));
+    const h = buildHistory(versions, (w) => ({ slot: slots[versions.indexOf(w)] }) as unknown as OriginEntry);
+    expect(h.versions.map((e) => e.version)).toEqual([0, 1, 2]);
+    expect(h.versions.every((e) => e.history === h)).toBe(true);
+    const cfg: AsOfConfig = {
+      timeIndex: 0,
+      fixedTime: Number.NaN,
+      timeFormat: 'auto',
+      graceMs: 30,
+      maxAgeMs: 1000,
+    };
+    const out: Pick = { reason: null, ageMs: 0 };
+    // Well after the change at 100: version 1 alone is stamped.
+    expect(versionEntryAt(h, 180, 7, cfg, out)).toBe(h.versions[1]);
+    expect(out).toEqual({ reason: null, ageMs: 30 });
+    expect(slots.map((x) => x.used)).toEqual([0, 7, 0]);
+    // Within the grace after the change at 200: version 1 is stamped too (a grace check reads it).
+    expect(versionEntryAt(h, 210, 8, cfg, out)).toBe(h.versions[2]);
+    expect(slots.map((x) => x.used)).toEqual([0, 8, 8]);
+    expect(versionEntryAt(h, -5, 9, cfg, out)).toBe('before_first_version');
+    expect(out.reason).toBe('before_first_version');
+    expect(versionEntryAt(h, 1300, 9, cfg, out)).toBe('too_old');
+    expect(out.ageMs).toBe(1050);
+    // A rule set the grace check needs was evicted: the origin must be asked for again.
+    slots[1]!.rules = null;
+    expect(versionEntryAt(h, 210, 10, cfg, out)).toBeNull();
+    expect(versionEntryAt(h, 260, 10, cfg, out)).toBe(h.versions[2]);
   });
 });
