@@ -1,5 +1,5 @@
 import { AGE_BUCKET_DAYS, ageBucket } from './history.js';
-import type { Pick } from './origin-store.js';
+import type { OriginEntry, OriginStore, Pick } from './origin-store.js';
 import type { AsOfConfig, AsOfStats } from './protocol.js';
 import { parseTime } from './row-time.js';
 
@@ -23,6 +23,16 @@ export class AsOfTally {
   private readonly ages = new Array<number>(AGE_BUCKET_DAYS.length + 1).fill(0);
   /** Filled by OriginStore.pick for each row. */
   readonly pick: Pick = { reason: null, ageMs: 0 };
+
+  /**
+   * The entry that judges a row of as-of origin `e` at time `t` (see OriginStore.pick), the row counted
+   * when there is one; undefined when the origin must be asked for again.
+   */
+  entryAt(store: OriginStore, e: OriginEntry, t: number, stamp: number): OriginEntry | undefined {
+    const v = store.pick(e, t, stamp, this.pick);
+    if (v !== undefined) this.count();
+    return v;
+  }
 
   /** Counts the row `pick` was last filled for. */
   count(): void {

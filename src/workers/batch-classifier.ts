@@ -286,10 +286,7 @@ export class BatchClassifier {
     if (slot.hostMismatch) scan.hostMismatch++;
     let e = this.store.find(slot.scheme, slot.host, slot.port, stamp);
     // As of a time: the version in force then (undefined when it must be asked for again).
-    if (e !== undefined && scan.asOf !== null) {
-      e = this.store.pick(e, rows.times[i]!, stamp, scan.asOf.pick);
-      if (e !== undefined) scan.asOf.count();
-    }
+    if (e !== undefined && scan.asOf !== null) e = scan.asOf.entryAt(this.store, e, rows.times[i]!, stamp);
     if (e !== undefined) {
       // Owned here, or a hot origin adopted from its owner: judged locally.
       rows.paths[i] = slot.path;
@@ -369,8 +366,7 @@ export class BatchClassifier {
       if (asOf === null) rows.entries[i] = e;
       else {
         // Installed for this batch: its rule sets are protected until it ends.
-        rows.entries[i] = this.store.pick(e, rows.times[i]!, stamp, asOf.pick)!;
-        asOf.count();
+        rows.entries[i] = asOf.entryAt(this.store, e, rows.times[i]!, stamp)!;
       }
     }
   }

@@ -135,10 +135,7 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
     const scheme = req.schemes[r] === 1 ? 'https' : 'http';
     let e = store.find(scheme, hosts[r]!, req.ports[r]!, stamp);
     // As of a time: the version in force at the row's time (undefined: ask for the origin again).
-    if (e !== undefined && asOf !== null) {
-      e = store.pick(e, times![r]!, stamp, asOf.pick);
-      if (e !== undefined) asOf.count();
-    }
+    if (e !== undefined && asOf !== null) e = asOf.entryAt(store, e, times![r]!, stamp);
     if (e === undefined) e = store.probeMissing(scheme, hosts[r]!, req.ports[r]!);
     if (e !== undefined) look.entries[r] = e;
     else {
@@ -166,8 +163,7 @@ async function install(
     if (asOf === null) entries[r] = e;
     else {
       // Installed for this stamp: its rule sets are protected until the answer is sent.
-      entries[r] = store.pick(e, times![r]!, stamp, asOf.pick)!;
-      asOf.count();
+      entries[r] = asOf.entryAt(store, e, times![r]!, stamp)!;
     }
   }
 }
