@@ -14,7 +14,7 @@ export function createHistoryProvider(options: Pick<Options, 'cache'>): HistoryP
   const cache = new PolicyCache(options.cache, { mustExist: true });
   return {
     async history(origin: Origin): Promise<PolicyVersion[]> {
-      return cache.versions(originKey(origin)).map((v) => ({
+      return cache.history(originKey(origin)).map((v) => ({
         policy: toPolicy(v, 'cache'),
         validFrom: v.validFrom,
         lastSeen: v.fetchedAt,

@@ -179,24 +179,6 @@ export class PolicyCache {
     return (this.stmt.history.all(origin) as Row[]).map(fromRow);
   }
 
-  /**
-   * Every stored version of an origin, oldest first, as `history` gives them, except that a body an
-   * earlier version of the list already has is null: a change reverted is read once.
-   */
-  versions(origin: string): CachedVersion[] {
-    this.flush();
-    const rows = this.stmt.versions.all(origin) as Row[];
-    const read = new Set<string>();
-    return rows.map((r) => {
-      const sha = r.sha256;
-      if (sha !== null && !read.has(sha)) {
-        read.add(sha);
-        r.body = (this.stmt.body.get(sha) as Buffer | undefined) ?? null;
-      }
-      return fromRow(r);
-    });
-  }
-
   /** Queues what a fetch saw. */
   record(obs: Observation): void {
     const cur = this.current(obs.origin);
