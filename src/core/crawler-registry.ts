@@ -1,6 +1,7 @@
 // From a User-Agent header (or a bare product token) to the robots.txt product token a crawler is judged under.
 
-import crawlerUserAgents from 'crawler-user-agents';
+import { createRequire } from 'node:module';
+import type crawlerUserAgentsList from 'crawler-user-agents';
 import { asciiLower, normalizeAgent } from './agent.js';
 import { CRAWLER_TABLE, type CrawlerEntry, type CrawlerPurpose } from './crawler-table.js';
 
@@ -74,6 +75,10 @@ let foreign: ForeignPatterns | undefined;
 
 function foreignPatterns(): ForeignPatterns {
   if (foreign !== undefined) return foreign;
+  // Loaded on first use: half a megabyte of JSON that most runs (product tokens, no agent column) never read.
+  const crawlerUserAgents: typeof crawlerUserAgentsList = createRequire(import.meta.url)(
+    'crawler-user-agents',
+  );
   const literals = new Map<string, string[]>();
   const regexes: RegExp[] = [];
   for (const { pattern } of crawlerUserAgents) {
