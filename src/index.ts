@@ -10,6 +10,7 @@ export { hasCode, RobotsAuditError } from './core/errors.js';
 export * from './core/index.js';
 export { type ClassifyParams, type ClassifySummary, classify } from './pipeline/classify.js';
 export { classifyInThread } from './pipeline/classify-thread.js';
+export type { ClassifyOptions, Command, CommandOptions } from './pipeline/command-options.js';
 export { FETCH_ERROR_CODES, type FetchErrorCode } from './pipeline/fetch/error-codes.js';
 export { DEFAULTS, type Options, resolveOptions } from './pipeline/options.js';
 export type {

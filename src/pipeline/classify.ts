@@ -5,6 +5,7 @@ import type { BatchStats, PolicyRequest, WorkerConfig } from '../workers/protoco
 import { verdictColumns } from '../workers/verdict-format.js';
 import { abortable, aborted } from './abort-signal.js';
 import { asOfConfig } from './as-of-config.js';
+import type { ClassifyOptions } from './command-options.js';
 import { ProgressReporter } from './figures/progress.js';
 import { type ClassifySummary, SummaryBuilder } from './figures/summary.js';
 import { agentColumnIndex } from './input/agent-column.js';
@@ -13,7 +14,7 @@ import { type Header, HeaderReader } from './input/header.js';
 import { openInput } from './input/input-source.js';
 import { LineModeStart } from './input/line-mode.js';
 import { type ShardBatch, ShardFilter } from './input/shard-filter.js';
-import { isAsOf, type Options, resolveClassifyOptions } from './options.js';
+import { isAsOf, resolveClassifyOptions } from './options.js';
 import { OrderedOutput } from './output/ordered-output.js';
 import { OutputSink } from './output/output-sink.js';
 import type { PolicyProvider } from './policy/policy.js';
@@ -41,7 +42,7 @@ const STOP_CLOSE_MS = 1000;
 /** Records read wait at most this long for their batch to fill: a slow input's rows are not held back. */
 const HOLD_MS = 100;
 
-export interface ClassifyParams extends Partial<Record<keyof Options, unknown>> {
+export interface ClassifyParams extends Partial<Record<keyof ClassifyOptions, unknown>> {
   /** A file path (`.gz` or gzip content is decompressed), `-` for stdin, or a readable stream. */
   input: string | NodeJS.ReadableStream;
   /** Stops the run: reading stops, workers end, the temporary output is removed; rejects ERR_ABORTED. */

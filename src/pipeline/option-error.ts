@@ -17,6 +17,21 @@ export function invalidOption(name: string, expected: string, value: unknown): R
   );
 }
 
+/** ``Unknown option `agnets` ``: a name that is no option of any command. */
+export function unknownOption(name: string): RobotsAuditError {
+  return new RobotsAuditError('ERR_INVALID_OPTION', `Unknown option \`${name}\``, { option: name });
+}
+
+/** ``Invalid option `olderThan`: does not apply to `classify` (only to `cache prune`)``. */
+export function optionNotFor(name: string, command: string, commands: readonly string[]): RobotsAuditError {
+  const where = commands.map((c) => `\`${c}\``).join(', ');
+  return new RobotsAuditError(
+    'ERR_INVALID_OPTION',
+    `Invalid option \`${name}\`: does not apply to \`${command}\` (only to ${where})`,
+    { option: name },
+  );
+}
+
 /** ``Invalid options: `a` and `b` cannot be used together``. */
 export function optionsClash(a: string, b: string): RobotsAuditError {
   return new RobotsAuditError(

@@ -4,9 +4,16 @@ import { resolveCrawler } from '../core/crawler-registry.js';
 import { RobotsAuditError } from '../core/errors.js';
 import type { Shard } from '../rows/shard.js';
 import { parseTime, TIME_FORMATS, type TimeFormat } from '../workers/row-time.js';
+import {
+  type ClassifyOptions,
+  COMMAND_OPTIONS,
+  type Command,
+  type CommandOptions,
+  commandsTaking,
+} from './command-options.js';
 import { parseDuration } from './duration.js';
 import { checkLineMode, columnList } from './input/line-mode.js';
-import { invalidOption, optionsClash } from './option-error.js';
+import { invalidOption, optionNotFor, optionsClash, unknownOption } from './option-error.js';
 import { parseShard } from './shard-option.js';
 
 /** RFC 9309 §2.5: a crawler must parse at least 500 KiB. */
@@ -290,16 +297,23 @@ const VALIDATORS: Validators = {
   json: (v) => boolean('json', v),
 };
 
+/** Options as given, by name: values not yet checked (undefined = not given). */
+export type OptionInput = Partial<Record<keyof Options, unknown>>;
+
 /**
- * The one place options are checked, for the CLI and the library alike. Unknown names and bad values
- * throw a RobotsAuditError with code ERR_INVALID_OPTION and a one-line message.
+ * The one place options are checked, for the CLI and the library alike. Unknown names, options the named
+ * command does not take, and bad values throw a RobotsAuditError with code ERR_INVALID_OPTION and a
+ * one-line message. Named, a command gets its own options only (`COMMAND_OPTIONS`); unnamed, every option.
  */
-export function resolveOptions(input: Partial<Record<keyof Options, unknown>> = {}): Options {
+export function resolveOptions(input?: OptionInput): Options;
+export function resolveOptions<C extends Command>(input: OptionInput, command: C): CommandOptions<C>;
+export function resolveOptions(input: OptionInput = {}, command?: Command): Partial<Options> {
+  const takes: readonly string[] | undefined = command === undefined ? undefined : COMMAND_OPTIONS[command];
   const out: Record<string, unknown> = { ...DEFAULTS };
   for (const [name, value] of Object.entries(input)) {
-    if (!Object.hasOwn(VALIDATORS, name)) {
-      throw new RobotsAuditError('ERR_INVALID_OPTION', `Unknown option \`${name}\``, { option: name });
-    }
+    if (!Object.hasOwn(VALIDATORS, name)) throw unknownOption(name);
+    if (takes !== undefined && !takes.includes(name))
+      throw optionNotFor(name, command!, commandsTaking(name));
     if (value === undefined) continue;
     out[name] = VALIDATORS[name as keyof Options](value);
   }
@@ -313,12 +327,13 @@ export function resolveOptions(input: Partial<Record<keyof Options, unknown>> = 
   }
   checkLineMode(options);
   checkAsOf(options);
-  return options;
+  // Checked with every default in place (the clashes above read them), handed over as the command's own.
+  return takes === undefined ? options : Object.fromEntries(takes.map((name) => [name, out[name]]));
 }
 
-/** `resolveOptions` for `classify`, which also needs a crawler to judge for: an agent, or an agent column. */
-export function resolveClassifyOptions(input: Partial<Record<keyof Options, unknown>> = {}): Options {
-  const options = resolveOptions(input);
+/** `classify`'s options, which also need a crawler to judge for: an agent, or an agent column. */
+export function resolveClassifyOptions(input: OptionInput = {}): ClassifyOptions {
+  const options = resolveOptions(input, 'classify');
   if (options.agents.length === 0 && options.agentColumn === undefined) {
     throw new RobotsAuditError(
       'ERR_INVALID_OPTION',

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { classify } from '../../src/pipeline/classify.js';
+import { COMMAND_OPTIONS, type Command } from '../../src/pipeline/command-options.js';
 import {
   DEFAULTS,
   type Options,
@@ -161,5 +163,112 @@ describe('resolveOptions', () => {
     );
     expect(resolveClassifyOptions({ agents: 'Googlebot' }).agents).toEqual(['Googlebot']);
     expect(resolveClassifyOptions({ agentColumn: 'ua' }).agentColumn).toBe('ua');
+  });
+});
+
+/** Each command: an option it takes (value, resolved), and one it does not take with the exact message. */
+const PER_COMMAND: [command: Command, takes: Case, refuses: keyof Options, message: string][] = [
+  [
+    'classify',
+    ['threads', '3', 3],
+    'olderThan',
+    'Invalid option `olderThan`: does not apply to `classify` (only to `cache prune`)',
+  ],
+  [
+    'check',
+    ['agents', 'Googlebot', ['Googlebot']],
+    'threads',
+    'Invalid option `threads`: does not apply to `check` (only to `classify`)',
+  ],
+  [
+    'fetch',
+    ['concurrency', '8', 8],
+    'offline',
+    'Invalid option `offline`: does not apply to `fetch` (only to `classify`)',
+  ],
+  [
+    'import',
+    ['summary', 's.json', 's.json'],
+    'maxBody',
+    'Invalid option `maxBody`: does not apply to `import` (only to `classify`, `fetch`)',
+  ],
+  [
+    'cache stats',
+    ['maxAge', '60', 60],
+    'output',
+    'Invalid option `output`: does not apply to `cache stats` (only to `classify`, `cache export`)',
+  ],
+  [
+    'cache show',
+    ['json', 'true', true],
+    'maxAge',
+    'Invalid option `maxAge`: does not apply to `cache show` (only to `classify`, `fetch`, `cache stats`)',
+  ],
+  [
+    'cache export',
+    ['output', 'x.jsonl', 'x.jsonl'],
+    'json',
+    'Invalid option `json`: does not apply to `cache export` (only to `cache stats`, `cache show`, `cache prune`)',
+  ],
+  [
+    'cache prune',
+    ['olderThan', '30', 30],
+    'summary',
+    'Invalid option `summary`: does not apply to `cache prune` (only to `classify`, `fetch`, `import`)',
+  ],
+];
+
+describe('resolveOptions for one command', () => {
+  it('has a row for every command of the table', () => {
+    expect(PER_COMMAND.map((c) => c[0])).toEqual(Object.keys(COMMAND_OPTIONS));
+  });
+
+  it.each(PER_COMMAND)('%s takes %j', (command, [name, value, expected]) => {
+    expect(resolveOptions({ [name]: value }, command)[name as never]).toEqual(expected);
+  });
+
+  it.each(PER_COMMAND)('%s refuses %j, %j, with its message', (command, _takes, name, expected) => {
+    expect(message(() => resolveOptions({ [name]: DEFAULTS[name] }, command))).toBe(expected);
+    // Named with no value, the option is still not the command's.
+    expect(message(() => resolveOptions({ [name]: undefined }, command))).toBe(expected);
+  });
+
+  it.each(Object.keys(COMMAND_OPTIONS) as Command[])(
+    '%s gets its own options, with their defaults',
+    (command) => {
+      const resolved = resolveOptions({}, command);
+      expect(Object.keys(resolved)).toEqual([...COMMAND_OPTIONS[command]]);
+      for (const name of COMMAND_OPTIONS[command]) expect(resolved[name as never]).toEqual(DEFAULTS[name]);
+    },
+  );
+
+  it('names every option in some command, and only options', () => {
+    const listed = Object.values(COMMAND_OPTIONS).flat() as string[];
+    expect(Object.keys(DEFAULTS).filter((name) => !listed.includes(name))).toEqual([]);
+    expect(listed.filter((name) => !Object.hasOwn(DEFAULTS, name))).toEqual([]);
+    for (const names of Object.values(COMMAND_OPTIONS)) expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('keeps the message for unknown names, and the checks across options', () => {
+    expect(message(() => resolveOptions({ agnets: ['x'] } as never, 'classify'))).toBe(
+      'Unknown option `agnets`',
+    );
+    expect(message(() => resolveOptions({ header: false }, 'fetch'))).toMatch(/`--columns` must name/);
+    expect(message(() => resolveOptions({ offline: true, robotsDir: 'r' }, 'classify'))).toBe(
+      'Invalid options: `offline` and `robotsDir` cannot be used together',
+    );
+  });
+
+  it("refuses, in the library's classify, an option of another command", async () => {
+    const params = { input: 'crawl.csv', agents: ['Googlebot'], olderThan: 3 } as Parameters<
+      typeof classify
+    >[0];
+    await expect(classify(params)).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message: 'Invalid option `olderThan`: does not apply to `classify` (only to `cache prune`)',
+    });
+    expect(message(() => resolveClassifyOptions({ agents: 'Googlebot', json: true }))).toBe(
+      'Invalid option `json`: does not apply to `classify` (only to `cache stats`, `cache show`, `cache prune`)',
+    );
   });
 });

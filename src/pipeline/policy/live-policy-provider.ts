@@ -3,12 +3,12 @@ import type { BlockList } from 'node:net';
 import { answerFromCache, isFresh } from '../cache/answer-from-cache.js';
 import { type CachedVersion, type Observation, toPolicy } from '../cache/cache-types.js';
 import { PolicyCache } from '../cache/policy-cache.js';
+import type { FetchingOptions } from '../command-options.js';
 import { defaultBlockList } from '../fetch/address-policy.js';
 import { createFetchDispatcher } from '../fetch/dispatcher.js';
 import { type FetchResult, type FetchSettings, fetchRobots, type Validators } from '../fetch/fetch-robots.js';
 import { Limiter } from '../fetch/limiter.js';
 import { parsePins, type ResolverConfig } from '../fetch/resolver.js';
-import type { Options } from '../options.js';
 import {
   type Origin,
   originKey,
@@ -86,7 +86,7 @@ function observationOf(key: string, r: FetchResult, fetchedAt: number, expiresAt
 }
 
 export function createLivePolicyProvider(
-  options: Options,
+  options: FetchingOptions,
   hooks: LiveProviderHooks = {},
 ): LivePolicyProvider {
   const runStartedAt = Date.now();

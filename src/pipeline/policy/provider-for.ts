@@ -1,4 +1,5 @@
-import { isAsOf, type Options } from '../options.js';
+import type { ClassifyOptions } from '../command-options.js';
+import { isAsOf } from '../options.js';
 import type { PolicyProvider } from './policy.js';
 import { createDirPolicyProvider } from './robots-dir-provider.js';
 
@@ -23,7 +24,7 @@ export interface ProviderHandle {
  * The policy source options ask for: `--robots-dir` (files, no network), the cache's history (as of a
  * time), `--offline` (the SQLite cache only) or the cache plus live fetching. The fetch/cache modules load only when needed.
  */
-export async function providerFor(options: Options): Promise<ProviderHandle> {
+export async function providerFor(options: ClassifyOptions): Promise<ProviderHandle> {
   if (options.robotsDir !== undefined) {
     return { provider: createDirPolicyProvider(options.robotsDir), kind: 'robots-dir', figures: () => null };
   }
