@@ -6,6 +6,7 @@ import type { CacheStats } from '../pipeline/cache/cache-maintenance.js';
 import type { CachedVersion } from '../pipeline/cache/cache-types.js';
 import type { PolicyCache } from '../pipeline/cache/policy-cache.js';
 import { parseInstant, versionAt } from '../pipeline/cache/version-at.js';
+import { COMMAND_OPTIONS, type CommandOptions } from '../pipeline/command-options.js';
 import { DEFAULTS, type Options, resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output/output-sink.js';
 import { COMMAND_LINES } from './command-list.js';
@@ -63,7 +64,7 @@ async function write(out: Writable, text: string): Promise<void> {
 }
 
 /** The cache modules, loaded on use: the SQLite addon costs startup time for every other command. */
-type Lib = typeof Maintenance & { open(options: Options): PolicyCache };
+type Lib = typeof Maintenance & { open(options: Pick<Options, 'cache'>): PolicyCache };
 
 async function loadLib(): Promise<Lib> {
   const [maintenance, { PolicyCache }] = await Promise.all([
@@ -73,7 +74,7 @@ async function loadLib(): Promise<Lib> {
   return { ...maintenance, open: (options) => new PolicyCache(options.cache, { mustExist: true }) };
 }
 
-async function stats(lib: Lib, options: Options): Promise<number> {
+async function stats(lib: Lib, options: CommandOptions<'cache stats'>): Promise<number> {
   const cache = lib.open(options);
   try {
     const s = lib.cacheStats(cache, Date.now(), options.maxAge * 1000);
@@ -84,7 +85,12 @@ async function stats(lib: Lib, options: Options): Promise<number> {
   }
 }
 
-async function show(lib: Lib, options: Options, arg: string, atText: unknown): Promise<number> {
+async function show(
+  lib: Lib,
+  options: CommandOptions<'cache show'>,
+  arg: string,
+  atText: unknown,
+): Promise<number> {
   const at = atText === undefined ? undefined : parseInstant(String(atText));
   const cache = lib.open(options);
   try {
@@ -133,7 +139,7 @@ async function showAt(
   return missing === found.length ? 1 : EXIT.ok;
 }
 
-async function exportAll(lib: Lib, options: Options): Promise<number> {
+async function exportAll(lib: Lib, options: CommandOptions<'cache export'>): Promise<number> {
   const cache = lib.open(options);
   // Same rules as classify's OUTPUT: a file appears whole or not at all, `.gz` compresses, `-` is stdout.
   const sink = OutputSink.open(options.output, { label: 'export' });
@@ -150,7 +156,7 @@ async function exportAll(lib: Lib, options: Options): Promise<number> {
   }
 }
 
-async function prune(lib: Lib, options: Options): Promise<number> {
+async function prune(lib: Lib, options: CommandOptions<'cache prune'>): Promise<number> {
   const cache = lib.open(options);
   try {
     const r = lib.pruneCache(cache, Date.now() - options.olderThan! * DAY_MS);
@@ -171,13 +177,26 @@ const CACHE_OPTION: Record<string, YargsOption> = {
   cache: { type: 'string', describe: 'SQLite policy cache file (default .robots-audit-cache.sqlite)' },
 };
 
-function sub(
-  command: string,
+type CacheCommand = 'cache stats' | 'cache show' | 'cache export' | 'cache prune';
+
+/** The command-line spelling of each option the cache commands take. */
+const FLAGS: Record<(typeof COMMAND_OPTIONS)[CacheCommand][number], string> = {
+  cache: 'cache',
+  maxAge: 'max-age',
+  json: 'json',
+  output: 'output',
+  olderThan: 'older-than',
+};
+
+function sub<C extends CacheCommand>(
+  name: C,
   describe: string,
   options: Record<string, YargsOption>,
-  action: (lib: Lib, options: Options, argv: Args) => Promise<number>,
+  action: (lib: Lib, options: CommandOptions<C>, argv: Args) => Promise<number>,
   positional?: { name: string; describe: string },
 ): CommandModule<object, Args> {
+  const word = name.slice('cache '.length);
+  const command = positional === undefined ? word : `${word} <${positional.name}>`;
   const builder = (y: Argv) =>
     (positional === undefined
       ? y
@@ -191,13 +210,8 @@ function sub(
     builder: builder as unknown as CommandModule<object, Args>['builder'],
     handler: async (argv) => {
       try {
-        const options = resolveOptions({
-          cache: argv.cache,
-          maxAge: argv['max-age'],
-          json: argv.json,
-          output: argv.output,
-          olderThan: argv['older-than'],
-        });
+        const given = COMMAND_OPTIONS[name].map((option) => [option, argv[FLAGS[option]]]);
+        const options = resolveOptions(Object.fromEntries(given), name);
         process.exitCode = await action(await loadLib(), options, argv);
       } catch (err) {
         process.exitCode = reportFatal(err);
@@ -249,28 +263,28 @@ const mergeSub: CommandModule<object, Args> = {
   },
 };
 
-const SUBCOMMANDS = [
+export const CACHE_SUBCOMMANDS = [
   sub(
-    'stats',
+    'cache stats',
     'Counts by outcome, freshness, versions, bodies, file size',
     { ...json, 'max-age': numberOption('Seconds a policy counts as fresh', DEFAULTS.maxAge) },
     stats,
   ),
   sub(
-    'show <origin>',
+    'cache show',
     'Every stored version of an origin (or of every origin of a bare host), current body last',
     { ...json, at: { type: 'string', describe: 'Only the version in force at this RFC 3339 time' } },
     (lib, options, argv) => show(lib, options, String(argv.origin), argv.at),
     { name: 'origin', describe: 'https://host[:port] or a bare host' },
   ),
   sub(
-    'export',
+    'cache export',
     'Every version as JSON lines (bodies in base64)',
     { output: { alias: 'o', type: 'string', describe: 'Output file, or - for stdout' } },
     exportAll,
   ),
   sub(
-    'prune',
+    'cache prune',
     'Remove origins not confirmed and history versions ended more than DAYS ago',
     { ...json, 'older-than': { ...numberOption('Age in days'), demandOption: true } },
     prune,
@@ -281,10 +295,10 @@ const SUBCOMMANDS = [
 export const cacheCommand: CommandModule = {
   ...COMMAND_LINES.cache,
   builder: (yargs: Argv) =>
-    SUBCOMMANDS.reduce((y, command) => y.command(command), yargs.options(CACHE_OPTION))
+    CACHE_SUBCOMMANDS.reduce((y, command) => y.command(command), yargs.options(CACHE_OPTION))
       .middleware(
         unknownCommandCheck(
-          SUBCOMMANDS.map((c) => String(c.command).split(' ')[0]!),
+          CACHE_SUBCOMMANDS.map((c) => String(c.command).split(' ')[0]!),
           ['cache'],
         ),
         true,

@@ -31,7 +31,7 @@ export function formatCheckLine(url: string, d: Decision): string {
 
 async function run(argv: CheckArgs): Promise<number> {
   try {
-    const { agents } = resolveOptions({ agents: argv.agent });
+    const { agents } = resolveOptions({ agents: argv.agent }, 'check');
     if (agents.length !== 1) {
       throw new RobotsAuditError('ERR_USAGE', `check takes exactly one --agent, got ${agents.length}`, {
         option: 'agents',

@@ -79,15 +79,18 @@ async function run(argv: FetchArgs): Promise<number> {
   let provider: LivePolicyProvider | undefined;
   let stopListening = () => {};
   try {
-    const options = resolveOptions({
-      ...networkAndInputOptions(argv),
-      header: argv.header,
-      columns: argv.columns,
-      progress: argv.progress,
-      quiet: argv.quiet,
-      summary: argv.summary,
-      shard: shardFromEnvironment(argv.shard, argv.shards, process.env),
-    });
+    const options = resolveOptions(
+      {
+        ...networkAndInputOptions(argv),
+        header: argv.header,
+        columns: argv.columns,
+        progress: argv.progress,
+        quiet: argv.quiet,
+        summary: argv.summary,
+        shard: shardFromEnvironment(argv.shard, argv.shards, process.env),
+      },
+      'fetch',
+    );
     // The same reader as classify: a file or stdin, gzip and UTF-16 recognised by their first bytes.
     const input = (await openInput(inputPath(argv.input))).chunks;
     // Loaded here, not at the top: undici and the SQLite addon cost startup time for every other command.

@@ -125,12 +125,10 @@ interface ImportArgs {
 async function run(argv: ImportArgs): Promise<number> {
   const stop = stopOnSignals();
   try {
-    const options = resolveOptions({
-      cache: argv.cache,
-      progress: argv.progress,
-      quiet: argv.quiet,
-      summary: argv.summary,
-    });
+    const options = resolveOptions(
+      { cache: argv.cache, progress: argv.progress, quiet: argv.quiet, summary: argv.summary },
+      'import',
+    );
     const files = fileArgs(argv.files ?? []);
     const inputs = await openArchives(files);
     const { importArchives } = await import('../pipeline/import/import-archives.js');
