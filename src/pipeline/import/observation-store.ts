@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { OBSERVATION_INDEXES } from '../cache/schema.js';
 import type { Capture } from './capture.js';
-import { type Settled, versionsOf } from './rebuild-versions.js';
-import { CaptureResolver, type ObservationRow } from './resolve-capture.js';
+import { type RebuildStats, rebuildQueued } from './rebuild-queued.js';
+
+export type { RebuildStats };
 
 /**
  * Archive captures into the cache's observations, and each touched origin's versions rebuilt from all of
@@ -14,69 +15,6 @@ import { CaptureResolver, type ObservationRow } from './resolve-capture.js';
 
 /** Distinct bodies remembered as written, which bounds the memory of the check. */
 const MAX_BODIES_REMEMBERED = 1_000_000;
-/** Origins rebuilt per transaction. */
-const REBUILD_BATCH = 2048;
-
-export interface RebuildStats {
-  origins: number;
-  versions: number;
-  revisitsResolved: number;
-  revisitsUnresolved: number;
-  redirectsResolved: number;
-  redirectsUnresolved: number;
-  /** Why revisits found no capture to stand for, by reason (digests and URIs left out). */
-  unresolvedReasons: Record<string, number>;
-  /** The first unresolved revisits, with their source and reason. */
-  unresolvedExamples: Array<{ source: string; reason: string }>;
-}
-
-/** The columns of an ObservationRow, in the order `observationRow` reads them. */
-const OBSERVATION_COLUMNS = [
-  'origin',
-  'uri',
-  'captured_at',
-  'source',
-  'kind',
-  'outcome',
-  'status',
-  'error_code',
-  'sha256',
-  'bytes',
-  'truncated',
-  'etag',
-  'last_modified',
-  'final_url',
-  'location',
-  'payload_digest',
-  'refers_to_uri',
-  'refers_to_date',
-  'expires_at',
-] as const;
-
-/** An observations row read as an array of OBSERVATION_COLUMNS. */
-function observationRow(v: unknown[]): ObservationRow {
-  return {
-    origin: v[0],
-    uri: v[1],
-    captured_at: v[2],
-    source: v[3],
-    kind: v[4],
-    outcome: v[5],
-    status: v[6],
-    error_code: v[7],
-    sha256: v[8],
-    bytes: v[9],
-    truncated: v[10],
-    etag: v[11],
-    last_modified: v[12],
-    final_url: v[13],
-    location: v[14],
-    payload_digest: v[15],
-    refers_to_uri: v[16],
-    refers_to_date: v[17],
-    expires_at: v[18],
-  } as ObservationRow;
-}
 
 export class ObservationStore {
   private readonly insertObs;
@@ -199,127 +137,7 @@ export class ObservationStore {
 
   /** Rebuilds the versions of every queued origin, and of every origin a revisit or redirect may now settle. */
   rebuildQueued(onProgress: (done: number) => void = () => {}): RebuildStats {
-    const db = this.db;
-    const stats: RebuildStats = {
-      origins: 0,
-      versions: 0,
-      revisitsResolved: 0,
-      revisitsUnresolved: 0,
-      redirectsResolved: 0,
-      redirectsUnresolved: 0,
-      unresolvedReasons: {},
-      unresolvedExamples: [],
-    };
     this.restoreIndexes();
-    // A capture stored by this run may settle another origin's revisit or redirect.
-    db.prepare(
-      `INSERT OR IGNORE INTO rebuild_queue (origin) SELECT DISTINCT origin FROM observations
-         WHERE origin IS NOT NULL AND (kind = 'revisit' OR location IS NOT NULL)`,
-    ).run();
-    const resolver = new CaptureResolver(db);
-    const next = db.prepare('SELECT origin FROM rebuild_queue WHERE origin > ? ORDER BY origin LIMIT ?');
-    // Rows as arrays, made objects here: better-sqlite3 builds a 19-key object per row far more slowly.
-    const load = db
-      .prepare(
-        `SELECT ${OBSERVATION_COLUMNS.join(', ')} FROM observations WHERE origin = ?
-           ORDER BY captured_at, source, uri`,
-      )
-      .raw();
-    const liveVersions = db.prepare(
-      `SELECT v.* FROM versions v WHERE v.origin = ? AND (
-         NOT EXISTS (SELECT 1 FROM observations o WHERE o.origin = v.origin AND o.captured_at = v.valid_from)
-         OR NOT EXISTS (SELECT 1 FROM observations o WHERE o.origin = v.origin AND o.captured_at = v.fetched_at))`,
-    );
-    const hasAt = db.prepare('SELECT 1 FROM observations WHERE origin = ? AND captured_at = ?');
-    const insertLive = db.prepare(
-      `INSERT OR IGNORE INTO observations (origin, uri, captured_at, source, kind, outcome, status, error_code,
-         sha256, bytes, truncated, etag, last_modified, final_url, expires_at)
-       VALUES (?, ?, ?, 'fetch', 'fetch', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const dropVersions = db.prepare('DELETE FROM versions WHERE origin = ?');
-    const insertVersion = db.prepare(
-      `INSERT INTO versions (origin, outcome, robots_url, final_url, status, error_code, sha256, bytes,
-         truncated, etag, last_modified, valid_from, valid_to, fetched_at, expires_at, source)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const dequeue = db.prepare('DELETE FROM rebuild_queue WHERE origin = ?');
-
-    const rebuildOne = (origin: string) => {
-      for (const v of liveVersions.all(origin) as Array<Record<string, never>>) {
-        for (const at of [v.valid_from as number, v.fetched_at as number]) {
-          if (hasAt.get(origin, at) !== undefined) continue;
-          const expires = at === v.fetched_at ? v.expires_at : at;
-          insertLive.run(
-            origin,
-            v.robots_url,
-            at,
-            v.outcome,
-            v.status,
-            v.error_code,
-            v.sha256,
-            v.bytes,
-            v.truncated,
-            v.etag,
-            v.last_modified,
-            v.final_url,
-            expires,
-          );
-        }
-      }
-      const settled: Settled[] = [];
-      for (const values of load.all(origin) as unknown[][]) {
-        const row = observationRow(values);
-        const r = resolver.resolve(row);
-        if (!r.ok) {
-          stats.revisitsUnresolved++;
-          const reason = r.reason.replace(/ (with payload digest|of) \S+/, ' $1 …');
-          stats.unresolvedReasons[reason] = (stats.unresolvedReasons[reason] ?? 0) + 1;
-          if (stats.unresolvedExamples.length < 20)
-            stats.unresolvedExamples.push({ source: row.source, reason: r.reason });
-          continue;
-        }
-        if (r.revisit) stats.revisitsResolved++;
-        if (r.redirect === 'resolved') stats.redirectsResolved++;
-        if (r.redirect === 'unresolved') stats.redirectsUnresolved++;
-        settled.push(r.settled);
-      }
-      dropVersions.run(origin);
-      const versions = versionsOf(origin, settled);
-      for (const v of versions) {
-        insertVersion.run(
-          v.origin,
-          v.outcome,
-          v.robotsUrl,
-          v.finalUrl,
-          v.status,
-          v.errorCode,
-          v.sha256,
-          v.bytes,
-          v.truncated,
-          v.etag,
-          v.lastModified,
-          v.validFrom,
-          v.validTo,
-          v.fetchedAt,
-          v.expiresAt,
-          v.source,
-        );
-      }
-      stats.versions += versions.length;
-      dequeue.run(origin);
-      stats.origins++;
-    };
-    const batch = db.transaction((origins: string[]) => {
-      for (const o of origins) rebuildOne(o);
-    });
-    let after = '';
-    for (;;) {
-      const origins = (next.all(after, REBUILD_BATCH) as Array<{ origin: string }>).map((r) => r.origin);
-      if (origins.length === 0) break;
-      batch.immediate(origins);
-      after = origins[origins.length - 1]!;
-      onProgress(stats.origins);
-    }
-    return stats;
+    return rebuildQueued(this.db, onProgress);
   }
 }
