@@ -38,6 +38,30 @@ export const OBSERVATION_INDEXES: ReadonlyArray<{ name: string; sql: string }> =
   },
 ];
 
+/** The index of versions by body: a rebuild into an empty versions table builds it once after its rows. */
+export const VERSIONS_SHA256_INDEX = {
+  name: 'versions_sha256',
+  sql: 'CREATE INDEX versions_sha256 ON versions (sha256) WHERE sha256 IS NOT NULL',
+} as const;
+
+/** Every index an import may drop while it writes, to be created once after. */
+const DEFERRABLE_INDEXES = [...OBSERVATION_INDEXES, VERSIONS_SHA256_INDEX];
+
+/**
+ * Creates the deferrable indexes that are missing (an import killed while they were dropped), with the
+ * schema's own SQL.
+ */
+export function restoreIndexes(db: Database): void {
+  const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all());
+  const missing = DEFERRABLE_INDEXES.filter((index) => !present.has(index.name));
+  if (missing.length === 0) return;
+  const create = db.transaction(() => {
+    // IF NOT EXISTS: another process may have created them since; SQLite stores the SQL without it.
+    for (const index of missing) db.exec(index.sql.replace('CREATE INDEX', 'CREATE INDEX IF NOT EXISTS'));
+  });
+  create.immediate();
+}
+
 const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   // 1: initial schema
   (db) => {
@@ -67,7 +91,7 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
       );
       CREATE UNIQUE INDEX versions_current ON versions (origin) WHERE valid_to IS NULL;
       CREATE INDEX versions_history ON versions (origin, valid_from);
-      CREATE INDEX versions_sha256 ON versions (sha256) WHERE sha256 IS NOT NULL;
+      ${VERSIONS_SHA256_INDEX.sql};
     `);
   },
   // 2: where each version came from, and the archive captures versions are rebuilt from

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { OBSERVATION_INDEXES } from '../cache/schema.js';
+import { OBSERVATION_INDEXES, restoreIndexes } from '../cache/schema.js';
 import type { Capture } from './capture.js';
 import { type RebuildStats, rebuildQueued } from './rebuild-queued.js';
 
@@ -112,22 +112,9 @@ export class ObservationStore {
     return drop.immediate();
   }
 
-  /** Creates the secondary indexes of observations that deferIndexes dropped, with the schema's own SQL. */
+  /** Creates the indexes that deferIndexes (or a rebuild) dropped, with the schema's own SQL. */
   restoreIndexes(): void {
-    const db = this.db;
-    const present = new Set(
-      db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'observations'")
-        .pluck()
-        .all(),
-    );
-    const missing = OBSERVATION_INDEXES.filter((index) => !present.has(index.name));
-    if (missing.length === 0) return;
-    const create = db.transaction(() => {
-      // IF NOT EXISTS: another process may have created them since; SQLite stores the SQL without it.
-      for (const index of missing) db.exec(index.sql.replace('CREATE INDEX', 'CREATE INDEX IF NOT EXISTS'));
-    });
-    create.immediate();
+    restoreIndexes(this.db);
   }
 
   /** Stores captures in one transaction; returns how many were new (a capture already stored is skipped). */
