@@ -169,6 +169,48 @@ describe('the indexes of observations', () => {
   });
 });
 
+describe('the index of versions by body', () => {
+  const bodyIndex = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    const row = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'versions_sha256'").get();
+    db.close();
+    return row;
+  };
+
+  it('is built once after a rebuild into an empty versions table, and kept while versions holds rows', async () => {
+    const fresh = join(env.tmp.dir, 'fresh3.sqlite');
+    openDatabase(fresh).close();
+    const path = join(env.tmp.dir, 'bodies.sqlite');
+    const seen: unknown[] = [];
+    const onProgress = (p: { phase: string }) => {
+      if (p.phase === 'rebuild') seen.push(bodyIndex(path));
+    };
+    const warc = gz(ccCapture('https://b.example/robots.txt', '2024-01-01T00:00:00Z', 200, A));
+    await importArchives([archiveInput('b.warc.gz', warc)], { cache: path, maxBody: 512_000, onProgress });
+    expect(seen).toEqual([undefined]);
+    expect(bodyIndex(path)).toEqual(bodyIndex(fresh));
+    seen.length = 0;
+    const later = gz(ccCapture('https://b.example/robots.txt', '2024-02-01T00:00:00Z', 200, B));
+    await importArchives([archiveInput('c.warc.gz', later)], { cache: path, maxBody: 512_000, onProgress });
+    expect(seen).toEqual([bodyIndex(fresh)]);
+    expect(exportCache(path).map((v) => v.sha256)).toEqual([sha256(A), sha256(B)]);
+  });
+
+  it('a run killed while it was dropped leaves it to the next store opened on the file', () => {
+    const fresh = join(env.tmp.dir, 'fresh4.sqlite');
+    openDatabase(fresh).close();
+    const path = join(env.tmp.dir, 'dropped-versions.sqlite');
+    const db = openDatabase(path);
+    db.exec('DROP INDEX versions_sha256');
+    db.close();
+    expect(bodyIndex(path)).toBeUndefined();
+    const again = openDatabase(path);
+    new ObservationStore(again);
+    again.close();
+    expect(bodyIndex(path)).toEqual(bodyIndex(fresh));
+  });
+});
+
 describe('prune after an import', () => {
   it('prune drops the observations of what it removes, keeps the bodies observations still use, and a later import rebuilds cleanly', async () => {
     const path = join(env.tmp.dir, 'pruned.sqlite');
