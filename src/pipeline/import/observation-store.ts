@@ -19,13 +19,16 @@ const MAX_BODIES_REMEMBERED = 1_000_000;
 export class ObservationStore {
   private readonly insertObs;
   private readonly insertBody;
-  private readonly queue;
+  private readonly lastId: Database.Statement;
+  private readonly queueNew: Database.Statement;
   private readonly addBatch: Database.Transaction<(captures: Capture[]) => number>;
   private readonly beginTx: Database.Statement;
   private readonly commitTx: Database.Statement;
   private readonly rollbackTx: Database.Statement;
   /** Bodies this store has written (a committed batch's bodies stay written). */
   private readonly bodiesStored = new Set<string>();
+  /** The largest observation id when the open transaction began: rows after it are the transaction's. */
+  private idBefore = 0;
 
   constructor(readonly db: Database.Database) {
     // An import writes far more than a fetch run: checkpoint every 64 MiB of WAL, not every 4 MiB.
@@ -39,10 +42,16 @@ export class ObservationStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertBody = db.prepare('INSERT OR IGNORE INTO bodies (sha256, body) VALUES (?, ?)');
-    this.queue = db.prepare('INSERT OR IGNORE INTO rebuild_queue (origin) VALUES (?)');
+    this.lastId = db.prepare('SELECT coalesce(max(id), 0) FROM observations').pluck();
+    // The origins of a transaction's new observations, queued in one statement before it commits.
+    this.queueNew = db.prepare(
+      'INSERT OR IGNORE INTO rebuild_queue (origin) SELECT origin FROM observations WHERE id > ? AND origin IS NOT NULL',
+    );
     this.addBatch = db.transaction((captures: Capture[]) => {
+      const before = this.lastId.get() as number;
       let added = 0;
       for (const c of captures) if (this.addOne(c)) added++;
+      this.queueNew.run(before);
       return added;
     });
     this.beginTx = db.prepare('BEGIN IMMEDIATE');
@@ -50,7 +59,7 @@ export class ObservationStore {
     this.rollbackTx = db.prepare('ROLLBACK');
   }
 
-  /** Stores one capture inside the transaction `begin` opened; true when it was new. */
+  /** Stores one capture inside the transaction `begin` opened (its origin queued by `commit`); true when it was new. */
   addOne(c: Capture): boolean {
     // Many sites serve the same file: each body crosses into SQLite once per run.
     if (c.body !== null && c.sha256 !== null && !this.bodiesStored.has(c.sha256)) {
@@ -78,17 +87,19 @@ export class ObservationStore {
       c.refersToDate,
       c.capturedAt,
     );
-    if (r.changes === 0) return false;
-    if (c.origin !== null) this.queue.run(c.origin);
-    return true;
+    return r.changes > 0;
   }
 
   /** Opens the write transaction captures are added in, one by one, as they are read. */
   begin(): void {
     this.beginTx.run();
+    // A new row's id is one more than the largest: every row added from here on has a larger one.
+    this.idBefore = this.lastId.get() as number;
   }
 
+  /** Queues the origins of the transaction's new observations, then commits. */
   commit(): void {
+    this.queueNew.run(this.idBefore);
     this.commitTx.run();
   }
 
