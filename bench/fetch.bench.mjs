@@ -34,7 +34,7 @@ function fail(message) {
 let live;
 let opts;
 try {
-  live = await import(path.join(root, 'dist', 'pipeline', 'policy', 'live-policy-provider.js'));
+  live = await import(path.join(root, 'dist', 'pipeline', 'fetch', 'live-policy-provider.js'));
   opts = await import(path.join(root, 'dist', 'pipeline', 'options.js'));
 } catch (err) {
   fail(`cannot load dist/ (run \`npm run build\` first): ${err.message}`);

@@ -12,11 +12,11 @@ export { type ClassifyParams, type ClassifySummary, classify } from './pipeline/
 export { classifyInThread } from './pipeline/classify-thread.js';
 export type { ClassifyOptions, Command, CommandOptions } from './pipeline/command-options.js';
 export { FETCH_ERROR_CODES, type FetchErrorCode } from './pipeline/fetch/error-codes.js';
-export { DEFAULTS, type Options, resolveOptions } from './pipeline/options.js';
 export type {
   FetchEvent,
   LivePolicyProvider,
   ProviderStats,
-} from './pipeline/policy/live-policy-provider.js';
+} from './pipeline/fetch/live-policy-provider.js';
+export { DEFAULTS, type Options, resolveOptions } from './pipeline/options.js';
 export type { Origin, Policy, PolicyOutcome, PolicyProvider } from './pipeline/policy/policy.js';
 export { ROW_ERROR_CODES, type RowCode } from './rows/row-error-codes.js';

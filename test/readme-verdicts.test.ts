@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROW_AGENT_VERDICTS } from '../src/workers/row-agent.js';
+import { ROW_AGENT_VERDICTS } from '../src/rows/verdict-format.js';
 
 const README = readFileSync(path.resolve(import.meta.dirname, '..', 'README.md'), 'utf8');
 

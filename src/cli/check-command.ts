@@ -1,7 +1,6 @@
 import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { RobotsAuditError } from '../core/errors.js';
-import { parseRobotsTxt } from '../core/index.js';
-import type { Decision } from '../core/types.js';
+import { type Decision, parseRobotsTxt } from '../core/index.js';
 import { resolveOptions } from '../pipeline/options.js';
 import { readFileCapped } from '../pipeline/policy/robots-dir-provider.js';
 import { COMMAND_LINES } from './command-list.js';

@@ -1,9 +1,9 @@
 import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
+import type { LivePolicyProvider } from '../pipeline/fetch/live-policy-provider.js';
 import type { WarmProgress, WarmSummary } from '../pipeline/fetch/warm-cache.js';
 import { openInput } from '../pipeline/input/input-source.js';
 import { resolveOptions } from '../pipeline/options.js';
 import { OutputSink } from '../pipeline/output/output-sink.js';
-import type { LivePolicyProvider } from '../pipeline/policy/live-policy-provider.js';
 import { shardFromEnvironment } from '../pipeline/shard-option.js';
 import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
@@ -95,7 +95,7 @@ async function run(argv: FetchArgs): Promise<number> {
     const input = (await openInput(inputPath(argv.input))).chunks;
     // Loaded here, not at the top: undici and the SQLite addon cost startup time for every other command.
     const [{ createLivePolicyProvider }, { warmCache }] = await Promise.all([
-      import('../pipeline/policy/live-policy-provider.js'),
+      import('../pipeline/fetch/live-policy-provider.js'),
       import('../pipeline/fetch/warm-cache.js'),
     ]);
     provider = createLivePolicyProvider(options);

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { hasCode } from '../core/errors.js';
 import { formatRecord } from '../rows/csv-quote.js';
+import { verdictColumns } from '../rows/verdict-format.js';
 import type { BatchStats, PolicyRequest, WorkerConfig } from '../workers/protocol.js';
-import { verdictColumns } from '../workers/verdict-format.js';
 import { abortable, aborted } from './abort-signal.js';
+import { agentColumnIndex } from './agent-column.js';
 import { asOfConfig } from './as-of-config.js';
 import type { ClassifyOptions } from './command-options.js';
 import { ProgressReporter } from './figures/progress.js';
 import { type ClassifySummary, SummaryBuilder } from './figures/summary.js';
-import { agentColumnIndex } from './input/agent-column.js';
 import { Batcher } from './input/batcher.js';
 import { type Header, HeaderReader } from './input/header.js';
 import { openInput } from './input/input-source.js';

@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { normalizeAgent } from '../core/agent.js';
 import { resolveCrawler } from '../core/crawler-registry.js';
 import { RobotsAuditError } from '../core/errors.js';
+import { parseTime, TIME_FORMATS, type TimeFormat } from '../rows/row-time.js';
 import type { Shard } from '../rows/shard.js';
-import { parseTime, TIME_FORMATS, type TimeFormat } from '../workers/row-time.js';
 import {
   type ClassifyOptions,
   COMMAND_OPTIONS,

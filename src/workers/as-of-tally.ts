@@ -1,7 +1,8 @@
-import { AGE_BUCKET_DAYS, ageBucket } from './history.js';
+import { parseTime } from '../rows/row-time.js';
+import { ageBucket } from './history.js';
 import type { OriginEntry, OriginStore, Pick } from './origin-store.js';
 import type { AsOfConfig, AsOfStats } from './protocol.js';
-import { parseTime } from './row-time.js';
+import { AGE_BUCKET_DAYS } from './protocol.js';
 
 /** A row's time as of-time runs read it: the fixed `--as-of`, or its cell (NaN when unreadable). */
 export function rowTime(cfg: AsOfConfig, cell: string | undefined): number {

@@ -1,4 +1,5 @@
 import { OTHER_SHARD } from '../rows/shard.js';
+import { agentPart, graceCell, tailPart, V_INVALID_INPUT } from '../rows/verdict-format.js';
 import type { BatchRows } from './batch-rows.js';
 import { matchRow } from './match-row.js';
 import type { OriginStore } from './origin-store.js';
@@ -7,7 +8,6 @@ import type { WorkerConfig } from './protocol.js';
 import type { RowAgents } from './row-agent.js';
 import { RowStats } from './row-stats.js';
 import type { TextPieces } from './text-pieces.js';
-import { agentPart, graceCell, tailPart, V_INVALID_INPUT } from './verdict-format.js';
 import { bytesText } from './verdict-texts.js';
 
 /** The verdict columns of an invalid row, per error code (latin1 text of UTF-8 bytes). */

@@ -1,7 +1,7 @@
+import type { NoHistoryReason } from '../rows/verdict-format.js';
+import { V_ALLOWED_UNAVAILABLE } from '../rows/verdict-format.js';
 import type { OriginEntry, Pick } from './origin-entry.js';
-import type { AsOfConfig, WireVersion } from './protocol.js';
-import type { NoHistoryReason } from './verdict-format.js';
-import { V_ALLOWED_UNAVAILABLE } from './verdict-format.js';
+import { AGE_BUCKET_DAYS, type AsOfConfig, type WireVersion } from './protocol.js';
 
 /** An origin's stored versions as of-time runs judge by: one entry per version, oldest first. */
 export interface History {
@@ -68,8 +68,6 @@ export function versionEntryAt(
   return h.versions[v]!;
 }
 
-/** Age of the version in force, by upper bound in days (the last bucket: older). */
-export const AGE_BUCKET_DAYS = [1, 7, 30, 365] as const;
 const DAY = 86_400_000;
 
 /** The bucket of an age (ms) in AGE_BUCKET_DAYS, or its length for older. */

@@ -1,10 +1,10 @@
-import type { OriginEntry, OriginStore } from './origin-store.js';
 import {
   GRACE_CLASS,
   V_ALLOWED_EXPLICIT,
   V_ALLOWED_IMPLICIT,
   V_DISALLOWED_EXPLICIT,
-} from './verdict-format.js';
+} from '../rows/verdict-format.js';
+import type { OriginEntry, OriginStore } from './origin-store.js';
 
 /** Per agent, the rank its lead decided for the row being judged (see CompiledSlot.lead). */
 let ranks = new Int32Array(8);

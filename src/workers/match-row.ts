@@ -1,12 +1,12 @@
-import { matchAgents } from './match-agents.js';
-import type { OriginEntry, OriginStore } from './origin-store.js';
 import {
   GRACE_CLASS,
   V_ALLOWED_EXPLICIT,
   V_ALLOWED_IMPLICIT,
   V_DISALLOWED_EXPLICIT,
   V_DISALLOWED_UNREACHABLE,
-} from './verdict-format.js';
+} from '../rows/verdict-format.js';
+import { matchAgents } from './match-agents.js';
+import type { OriginEntry, OriginStore } from './origin-store.js';
 
 /**
  * Judges one row of a known origin for every agent: returns the text appended to the row and writes

@@ -1,11 +1,11 @@
 import { ownString } from '../core/bytes.js';
 import type { CompiledRules } from '../core/index.js';
+import { type NoHistoryReason, V_DISALLOWED_UNREACHABLE } from '../rows/verdict-format.js';
 import { byLead, type CompiledSlot, slotFull, slotParts } from './compiled-rules.js';
 import type { History } from './history.js';
 import type { WirePolicy } from './protocol.js';
 import { RuleHits } from './rule-hits.js';
 import type { SharedOrigins } from './shared-origins.js';
-import { type NoHistoryReason, V_DISALLOWED_UNREACHABLE } from './verdict-format.js';
 import type { VerdictTexts } from './verdict-texts.js';
 
 /** What a worker knows about one origin: its policy and the text appended to its rows. */

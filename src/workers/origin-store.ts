@@ -1,10 +1,10 @@
+import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
 import { allowedWithinGrace, buildHistory, versionEntryAt } from './history.js';
 import { newOriginEntry, type OriginEntry, type Pick } from './origin-entry.js';
 import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import { type MissingProbe, SharedOrigins } from './shared-origins.js';
 import { stampCut } from './stamp-cut.js';
-import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from './verdict-format.js';
 import { VerdictTexts } from './verdict-texts.js';
 
 export type { OriginEntry, Pick };

@@ -1,6 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Shard } from '../rows/shard.js';
-import type { RowAgentStats } from './row-agent.js';
 
 /**
  * Plain data crossing the thread boundary between the classify coordinator and its workers.
@@ -150,6 +149,9 @@ export interface AsOfConfig {
 }
 
 /** Per-batch figures, merged by the coordinator into the summary. */
+/** Age of the version in force, by upper bound in days (the last bucket: older). */
+export const AGE_BUCKET_DAYS = [1, 7, 30, 365] as const;
+
 /** As-of figures of a batch. */
 export interface AsOfStats {
   /** Rows judged under a stored version, and `no_history` rows by reason. */
@@ -192,6 +194,16 @@ export interface BatchStats {
   asOf?: AsOfStats;
   /** `--agent-column` runs only: the row agent's verdicts by token. */
   rowAgents?: RowAgentStats;
+}
+
+/** Agents beyond a batch's own counters are counted under this token. */
+export const OTHER_TOKEN = '(other)';
+
+/** A batch's counts for the row agent: [token, known, rows by ROW_AGENT_VERDICTS]. */
+export interface RowAgentStats {
+  tokens: [string, boolean, number[]][];
+  /** Rows whose agent cell could not be read (a malformed record, or one with extra fields). */
+  unread: number;
 }
 
 export interface BatchResult {

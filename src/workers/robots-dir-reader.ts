@@ -13,6 +13,9 @@ import { DirNames } from './dir-names.js';
 import { FileBodies } from './file-bodies.js';
 import type { PolicyRequest, PolicyTally, WirePolicy } from './protocol.js';
 
+// `check --robots` reads its file with the same cap, through the pipeline's directory provider.
+export { readFileCapped } from './capped-file.js';
+
 /**
  * The file of an origin: `<host>.txt` for the scheme's default port, `<host>_<port>.txt` otherwise
  * (host in its ASCII/punycode form, IPv6 literals with their brackets); http and https share it. A

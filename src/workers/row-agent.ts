@@ -1,26 +1,23 @@
 import { type CompiledRules, resolveCrawler } from '../core/index.js';
 import { quoteField } from '../rows/csv-quote.js';
-import type { CompiledSlot } from './compiled-rules.js';
-import type { History } from './history.js';
-import type { OriginEntry } from './origin-entry.js';
-import type { WorkerConfig } from './protocol.js';
 import {
   agentPart,
   GRACE_CLASS,
   graceCell,
+  ROW_AGENT_VERDICTS,
   V_ALLOWED_EXPLICIT,
   V_ALLOWED_IMPLICIT,
   V_ALLOWED_UNAVAILABLE,
   V_DISALLOWED_EXPLICIT,
   V_DISALLOWED_UNREACHABLE,
   V_INVALID_INPUT,
-  VERDICTS,
-} from './verdict-format.js';
+  V_NOT_A_CRAWLER,
+} from '../rows/verdict-format.js';
+import type { CompiledSlot } from './compiled-rules.js';
+import type { History } from './history.js';
+import type { OriginEntry } from './origin-entry.js';
+import { OTHER_TOKEN, type RowAgentStats, type WorkerConfig } from './protocol.js';
 import { bytesText } from './verdict-texts.js';
-
-/** The verdicts of the row's own agent: every agent verdict, and `not_a_crawler` (not judged). */
-export const ROW_AGENT_VERDICTS = [...VERDICTS, 'not_a_crawler'] as const;
-export const V_NOT_A_CRAWLER = VERDICTS.length;
 
 /** Verdict texts of ranks below this are cached per compiled rule set; higher ones are formatted per row. */
 const NEAR_RANKS = 16;
@@ -28,7 +25,6 @@ const NEAR_RANKS = 16;
 const MAX_CELLS = 4096;
 /** Distinct tokens with their own counters per batch; the rest are counted under OTHER_TOKEN. */
 const MAX_TOKENS = 1000;
-export const OTHER_TOKEN = '(other)';
 
 /** The crawler a row was judged for. */
 export interface RowAgent {
@@ -39,13 +35,6 @@ export interface RowAgent {
   /** The rule set last used for it, and the slot it came from: rows of one origin come in runs. */
   lastSlot: CompiledSlot | null;
   lastRules: CompiledRules | null;
-}
-
-/** A batch's counts for the row agent: [token, known, rows by ROW_AGENT_VERDICTS]. */
-export interface RowAgentStats {
-  tokens: [string, boolean, number[]][];
-  /** Rows whose agent cell could not be read (a malformed record, or one with extra fields). */
-  unread: number;
 }
 
 /**

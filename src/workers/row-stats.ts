@@ -1,6 +1,6 @@
+import { GRACE_CLASS, V_INVALID_INPUT, VERDICTS } from '../rows/verdict-format.js';
 import type { OriginEntry } from './origin-store.js';
 import type { BatchStats } from './protocol.js';
-import { GRACE_CLASS, V_INVALID_INPUT, VERDICTS } from './verdict-format.js';
 
 const NV = VERDICTS.length;
 const MAX_EXAMPLES = 5;

@@ -1,8 +1,8 @@
+import { type NoHistoryReason, V_ALLOWED_UNAVAILABLE, V_NO_HISTORY } from '../rows/verdict-format.js';
 import { FixedOrigins } from './fixed-origins.js';
 import type { OriginEntry } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
 import { RuleHits } from './rule-hits.js';
-import { type NoHistoryReason, V_ALLOWED_UNAVAILABLE, V_NO_HISTORY } from './verdict-format.js';
 import type { VerdictTexts } from './verdict-texts.js';
 
 /** Shared entries at most (ids of FixedOrigins); statuses beyond get entries of their own. */

@@ -1,5 +1,3 @@
-import type { OriginEntry } from './origin-store.js';
-import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import {
   agentPart,
   type EvidenceText,
@@ -10,7 +8,9 @@ import {
   V_ALLOWED_IMPLICIT,
   V_DISALLOWED_EXPLICIT,
   V_NO_HISTORY,
-} from './verdict-format.js';
+} from '../rows/verdict-format.js';
+import type { OriginEntry } from './origin-store.js';
+import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 
 /**
  * Verdict texts of decision indexes below this are cached per origin; higher ones are formatted per row.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V4_RANGES, V6_RANGES } from '../../src/pipeline/fetch/address-policy.js';
-import { createLivePolicyProvider } from '../../src/pipeline/policy/live-policy-provider.js';
+import { createLivePolicyProvider } from '../../src/pipeline/fetch/live-policy-provider.js';
 import { type MultiHostServer, startMultiHostServer } from '../helpers/multi-host-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { liveOptions, tempDir } from '../pipeline/fetch/harness.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RowAgentTally } from '../../src/pipeline/figures/row-agent-summary.js';
-import type { WorkerConfig } from '../../src/workers/protocol.js';
-import { OTHER_TOKEN, RowAgents, V_NOT_A_CRAWLER } from '../../src/workers/row-agent.js';
-import { VERDICTS, verdictColumns } from '../../src/workers/verdict-format.js';
+import { V_NOT_A_CRAWLER, VERDICTS, verdictColumns } from '../../src/rows/verdict-format.js';
+import { OTHER_TOKEN, type WorkerConfig } from '../../src/workers/protocol.js';
+import { RowAgents } from '../../src/workers/row-agent.js';
 
 const CONFIG: WorkerConfig = {
   agents: [],

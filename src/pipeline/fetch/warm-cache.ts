@@ -2,8 +2,8 @@ import type { RowCode } from '../../rows/row-error-codes.js';
 import { shardOf } from '../../rows/shard.js';
 import { readRecordOrigins } from '../input/record-origins.js';
 import type { Options } from '../options.js';
-import type { LivePolicyProvider, ProviderStats } from '../policy/live-policy-provider.js';
 import type { Origin } from '../policy/policy.js';
+import type { LivePolicyProvider, ProviderStats } from './live-policy-provider.js';
 
 /**
  * `robots-audit fetch`: reads a CSV of (url[, host]) rows as classify reads it (record-origins.ts) and asks

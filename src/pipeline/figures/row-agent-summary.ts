@@ -1,6 +1,6 @@
 import { type CrawlerPurpose, crawlerInfo } from '../../core/crawler-registry.js';
-import { OTHER_TOKEN, type RowAgentStats, V_NOT_A_CRAWLER } from '../../workers/row-agent.js';
-import { VERDICTS } from '../../workers/verdict-format.js';
+import { V_NOT_A_CRAWLER, VERDICTS } from '../../rows/verdict-format.js';
+import { OTHER_TOKEN, type RowAgentStats } from '../../workers/protocol.js';
 
 /** Distinct row agents the summary lists; the rest are added up under `(other)`. */
 const MAX_TOKENS = 1000;

@@ -1,7 +1,6 @@
 import { SHARD_KEY, type Shard } from '../../rows/shard.js';
-import { AGE_BUCKET_DAYS } from '../../workers/history.js';
-import type { AsOfStats, BatchStats } from '../../workers/protocol.js';
-import { NO_HISTORY_REASONS, VERDICTS } from '../../workers/verdict-format.js';
+import { NO_HISTORY_REASONS, VERDICTS } from '../../rows/verdict-format.js';
+import { AGE_BUCKET_DAYS, type AsOfStats, type BatchStats } from '../../workers/protocol.js';
 import type { BrokerStats } from '../policy/policy-broker.js';
 import { type RowAgentSummary, RowAgentTally } from './row-agent-summary.js';
 import { TopCounter } from './top-counter.js';

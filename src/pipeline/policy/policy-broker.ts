@@ -1,6 +1,6 @@
 import type { PolicyCode } from '../../core/error-codes.js';
 import type { PolicyRequest, PolicyTally, WirePolicy, WireVersion } from '../../workers/protocol.js';
-import { type HistoryProvider, isHistoryProvider } from '../cache/history-source.js';
+import { type HistoryProvider, isHistoryProvider } from './history-source.js';
 import { Lru } from './lru.js';
 import type { Origin, Policy, PolicyOutcome, PolicyProvider } from './policy.js';
 

@@ -29,14 +29,14 @@ export async function providerFor(options: ClassifyOptions): Promise<ProviderHan
     return { provider: createDirPolicyProvider(options.robotsDir), kind: 'robots-dir', figures: () => null };
   }
   if (isAsOf(options)) {
-    const { createHistoryProvider } = await import('../cache/history-provider.js');
+    const { createHistoryProvider } = await import('./history-provider.js');
     return { provider: createHistoryProvider(options), kind: 'as-of', figures: () => null };
   }
   if (options.offline) {
-    const { createCachePolicyProvider } = await import('../cache/cache-policy-provider.js');
+    const { createCachePolicyProvider } = await import('./cache-policy-provider.js');
     return { provider: createCachePolicyProvider(options), kind: 'offline', figures: () => null };
   }
-  const { createLivePolicyProvider } = await import('./live-policy-provider.js');
+  const { createLivePolicyProvider } = await import('../fetch/live-policy-provider.js');
   const live = createLivePolicyProvider(options);
   return {
     provider: live,

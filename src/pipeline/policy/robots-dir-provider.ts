@@ -4,7 +4,7 @@ import { RobotsAuditError } from '../../core/errors.js';
 import { dirPolicy, readRobotsFile, robotsFileName } from '../../workers/robots-dir-reader.js';
 import { type Origin, type Policy, type PolicyProvider, robotsUrlOf } from './policy.js';
 
-export { readFileCapped } from '../../workers/capped-file.js';
+export { readFileCapped } from '../../workers/robots-dir-reader.js';
 export { robotsFileName };
 
 /**

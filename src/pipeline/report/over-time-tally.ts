@@ -1,4 +1,4 @@
-import { parseTime } from '../../workers/row-time.js';
+import { parseTime } from '../../rows/row-time.js';
 import type { OverTimeSection } from './report-model.js';
 import { decodeLatin1 } from './site-of.js';
 

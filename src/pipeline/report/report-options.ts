@@ -1,6 +1,6 @@
 import { normalizeAgent } from '../../core/agent.js';
 import { RobotsAuditError } from '../../core/errors.js';
-import { parseTime } from '../../workers/row-time.js';
+import { parseTime } from '../../rows/row-time.js';
 import { parseDuration } from '../duration.js';
 import { invalidOption, optionsClash } from '../option-error.js';
 import { previousReportTime } from './previous-report.js';

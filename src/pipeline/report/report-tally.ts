@@ -1,5 +1,5 @@
 import { ownString } from '../../core/bytes.js';
-import { VERDICTS } from '../../workers/verdict-format.js';
+import { VERDICTS } from '../../rows/verdict-format.js';
 import { OverTimeTally } from './over-time-tally.js';
 import type {
   Headline,

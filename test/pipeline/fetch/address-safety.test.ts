@@ -6,11 +6,11 @@
 import { BlockList } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Options } from '../../../src/pipeline/options.js';
 import {
   createLivePolicyProvider,
   type LiveProviderHooks,
-} from '../../../src/pipeline/policy/live-policy-provider.js';
+} from '../../../src/pipeline/fetch/live-policy-provider.js';
+import type { Options } from '../../../src/pipeline/options.js';
 import type { Origin } from '../../../src/pipeline/policy/policy.js';
 import { type MultiHostServer, ok, startMultiHostServer } from '../../helpers/multi-host-server.js';
 import { at, liveOptions, tempDir } from './harness.js';

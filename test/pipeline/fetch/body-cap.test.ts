@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createLivePolicyProvider } from '../../../src/pipeline/fetch/live-policy-provider.js';
 import type { Options } from '../../../src/pipeline/options.js';
-import { createLivePolicyProvider } from '../../../src/pipeline/policy/live-policy-provider.js';
 import type { Behaviour } from '../../helpers/multi-host-server.js';
 import { at, FAST, liveOptions, sha256, useServerAndTempDir } from './harness.js';
 

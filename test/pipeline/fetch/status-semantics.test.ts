@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createLivePolicyProvider,
   type LivePolicyProvider,
-} from '../../../src/pipeline/policy/live-policy-provider.js';
+} from '../../../src/pipeline/fetch/live-policy-provider.js';
 import { type Behaviour, ok } from '../../helpers/multi-host-server.js';
 import { at, FAST, liveOptions, sha256, useServerAndTempDir } from './harness.js';
 

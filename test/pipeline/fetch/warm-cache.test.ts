@@ -3,8 +3,8 @@
  * aborts. The provider is a stand-in that records the origins asked and answers when told.
  */
 import { describe, expect, it } from 'vitest';
+import type { LivePolicyProvider } from '../../../src/pipeline/fetch/live-policy-provider.js';
 import { warmCache } from '../../../src/pipeline/fetch/warm-cache.js';
-import type { LivePolicyProvider } from '../../../src/pipeline/policy/live-policy-provider.js';
 import { originKey } from '../../../src/pipeline/policy/policy.js';
 
 const OPTIONS = { delimiter: ',', urlColumn: 'url', hostColumn: 'host', scheme: 'https' as const };

@@ -1,6 +1,6 @@
-import type { Policy, PolicySource } from '../policy/policy.js';
-import { type CachedVersion, toPolicy } from './cache-types.js';
-import type { PolicyCache } from './policy-cache.js';
+import { type CachedVersion, toPolicy } from '../cache/cache-types.js';
+import type { PolicyCache } from '../cache/policy-cache.js';
+import type { Policy, PolicySource } from './policy.js';
 
 /** RFC 9309 §2.3.1.4 lets a crawler keep using a cached copy while the file is unreachable; Google keeps 30 days. */
 export const STALE_LIMIT_MS = 30 * 24 * 60 * 60 * 1000;

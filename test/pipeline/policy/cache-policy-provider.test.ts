@@ -1,11 +1,11 @@
 /** `--offline`: answers from the cache only; never touches the network. */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCachePolicyProvider } from '../../../src/pipeline/cache/cache-policy-provider.js';
 import type { Observation } from '../../../src/pipeline/cache/cache-types.js';
 import { resolveOptions } from '../../../src/pipeline/options.js';
+import { createCachePolicyProvider } from '../../../src/pipeline/policy/cache-policy-provider.js';
+import { observation, seedCache } from '../cache/cache-fixtures.js';
 import { sha256, tempDir } from '../fetch/harness.js';
-import { observation, seedCache } from './cache-fixtures.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let path: string;

@@ -1,4 +1,4 @@
-import { quoteField } from '../rows/csv-quote.js';
+import { quoteField } from './csv-quote.js';
 
 /** Every verdict a row can get, in the order of BatchStats.verdicts. */
 export const VERDICTS = [
@@ -20,6 +20,10 @@ export const V_ALLOWED_UNAVAILABLE = 3;
 export const V_DISALLOWED_UNREACHABLE = 4;
 export const V_INVALID_INPUT = 5;
 export const V_NOT_CACHED = 6;
+/** The verdicts of the row's own agent: every agent verdict, and `not_a_crawler` (not judged). */
+export const ROW_AGENT_VERDICTS = [...VERDICTS, 'not_a_crawler'] as const;
+export const V_NOT_A_CRAWLER = VERDICTS.length;
+
 /** Or-ed into a verdict class: disallowed, but a version in force within the grace allowed (as of a time). */
 export const GRACE_CLASS = 0x80;
 

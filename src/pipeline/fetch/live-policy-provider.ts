@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { BlockList } from 'node:net';
-import { answerFromCache, isFresh } from '../cache/answer-from-cache.js';
 import { type CachedVersion, type Observation, toPolicy } from '../cache/cache-types.js';
 import { PolicyCache } from '../cache/policy-cache.js';
 import type { FetchingOptions } from '../command-options.js';
-import { defaultBlockList } from '../fetch/address-policy.js';
-import { createFetchDispatcher } from '../fetch/dispatcher.js';
-import { type FetchResult, type FetchSettings, fetchRobots, type Validators } from '../fetch/fetch-robots.js';
-import { Limiter } from '../fetch/limiter.js';
-import { parsePins, type ResolverConfig } from '../fetch/resolver.js';
+import { answerFromCache, isFresh } from '../policy/answer-from-cache.js';
 import {
   type Origin,
   originKey,
@@ -17,7 +12,12 @@ import {
   type PolicyProvider,
   type PolicySource,
   robotsUrlOf,
-} from './policy.js';
+} from '../policy/policy.js';
+import { defaultBlockList } from './address-policy.js';
+import { createFetchDispatcher } from './dispatcher.js';
+import { type FetchResult, type FetchSettings, fetchRobots, type Validators } from './fetch-robots.js';
+import { Limiter } from './limiter.js';
+import { parsePins, type ResolverConfig } from './resolver.js';
 
 /**
  * Policies from the cache when fresh, else from the network: conditional revalidation, single flight per

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTime } from '../../src/workers/row-time.js';
+import { parseTime } from '../../src/rows/row-time.js';
 
 const T = Date.UTC(2024, 0, 31, 23, 59, 59);
 

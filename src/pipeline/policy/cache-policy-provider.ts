@@ -1,7 +1,7 @@
+import { PolicyCache } from '../cache/policy-cache.js';
 import type { Options } from '../options.js';
-import { type Origin, originKey, type Policy, type PolicyProvider, robotsUrlOf } from '../policy/policy.js';
 import { answerFromCache } from './answer-from-cache.js';
-import { PolicyCache } from './policy-cache.js';
+import { type Origin, originKey, type Policy, type PolicyProvider, robotsUrlOf } from './policy.js';
 
 /**
  * `--offline`: policies from the cache only, never the network.

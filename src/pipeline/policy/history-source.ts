@@ -1,6 +1,6 @@
 // What an as-of policy source answers, apart from the cache that answers it: the policy broker asks
 // whether its provider is one without loading SQLite.
-import type { Origin, Policy, PolicyProvider } from '../policy/policy.js';
+import type { Origin, Policy, PolicyProvider } from './policy.js';
 
 /** One stored version of an origin's policy with the span it was seen in, for as-of runs. */
 export interface PolicyVersion {

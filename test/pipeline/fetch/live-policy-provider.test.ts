@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PolicyCache } from '../../../src/pipeline/cache/policy-cache.js';
-import type { Options } from '../../../src/pipeline/options.js';
 import {
   createLivePolicyProvider,
   type FetchEvent,
-} from '../../../src/pipeline/policy/live-policy-provider.js';
+} from '../../../src/pipeline/fetch/live-policy-provider.js';
+import type { Options } from '../../../src/pipeline/options.js';
 import { ok } from '../../helpers/multi-host-server.js';
-import { at, FAST, liveOptions, sha256, useServerAndTempDir } from '../fetch/harness.js';
+import { at, FAST, liveOptions, sha256, useServerAndTempDir } from './harness.js';
 
 const env = useServerAndTempDir();
 let cachePath: string;

@@ -1,8 +1,8 @@
+import { toPolicy } from '../cache/cache-types.js';
+import { PolicyCache } from '../cache/policy-cache.js';
 import type { Options } from '../options.js';
-import { type Origin, originKey, type Policy } from '../policy/policy.js';
-import { toPolicy } from './cache-types.js';
 import type { HistoryProvider, PolicyVersion } from './history-source.js';
-import { PolicyCache } from './policy-cache.js';
+import { type Origin, originKey, type Policy } from './policy.js';
 
 export { type HistoryProvider, isHistoryProvider, type PolicyVersion } from './history-source.js';
 

@@ -1,6 +1,6 @@
-import { RobotsAuditError } from '../../core/errors.js';
-import type { Options } from '../options.js';
-import { findColumn, shownColumn } from './header.js';
+import { RobotsAuditError } from '../core/errors.js';
+import { findColumn, shownColumn } from './input/header.js';
+import type { Options } from './options.js';
 
 /** `--agent-column`: the index of the column naming each row's crawler, or -1 when rows have none. */
 export function agentColumnIndex(options: Pick<Options, 'agentColumn'>, columns: readonly string[]): number {
