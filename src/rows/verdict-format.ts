@@ -20,15 +20,15 @@ export const V_ALLOWED_UNAVAILABLE = 3;
 export const V_DISALLOWED_UNREACHABLE = 4;
 export const V_INVALID_INPUT = 5;
 export const V_NOT_CACHED = 6;
-/** The verdicts of the row's own agent: every agent verdict, and `not_a_crawler` (not judged). */
-export const ROW_AGENT_VERDICTS = [...VERDICTS, 'not_a_crawler'] as const;
-export const V_NOT_A_CRAWLER = VERDICTS.length;
-
 /** Or-ed into a verdict class: disallowed, but a version in force within the grace allowed (as of a time). */
 export const GRACE_CLASS = 0x80;
 
 /** As-of mode: no stored version of the origin's robots.txt answers for the row's time. */
 export const V_NO_HISTORY = 7;
+
+/** The verdicts of the row's own agent: every agent verdict, and `not_a_crawler` (not judged). */
+export const ROW_AGENT_VERDICTS = [...VERDICTS, 'not_a_crawler'] as const;
+export const V_NOT_A_CRAWLER = VERDICTS.length;
 
 /** As-of mode: why a row is `no_history` (its error_code column). */
 export const NO_HISTORY_REASONS = Object.freeze({
