@@ -50,6 +50,7 @@ const DOORS: Record<string, readonly string[]> = {
   ],
   pipeline: [
     'options.ts', // the resolved options of every command
+    'command-options.ts', // the options each command takes
     'option-error.ts', // errors naming an option and its value
     'duration.ts', // parsing a duration
     'abort-signal.ts', // a promise given up when the run's AbortSignal fires
