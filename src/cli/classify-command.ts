@@ -5,7 +5,14 @@ import { DEFAULTS } from '../pipeline/options.js';
 import { shardFromEnvironment } from '../pipeline/shard-option.js';
 import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
-import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
+import {
+  EXIT,
+  exitOnLateStopSignals,
+  inputPath,
+  onStopSignals,
+  reportFatal,
+  signalExitCode,
+} from './exit.js';
 import { numberOption } from './numeric-option.js';
 import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions, SHARD_OPTIONS } from './shared-options.js';
 
@@ -86,8 +93,11 @@ async function run(argv: ClassifyArgs): Promise<number> {
     }
     return reportFatal(err);
   } finally {
-    // Once stopped, a second signal still exits at once.
-    if (stoppedBy === null) stopListening();
+    // Once stopped, a second signal still exits at once; once done, any signal does.
+    if (stoppedBy === null) {
+      stopListening();
+      exitOnLateStopSignals();
+    }
   }
 }
 

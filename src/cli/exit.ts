@@ -33,6 +33,21 @@ export function onStopSignals(handler: (signal: NodeJS.Signals) => void): () => 
   };
 }
 
+function exitAtOnce(signal: NodeJS.Signals): void {
+  process.exit(signalExitCode(signal));
+}
+
+/**
+ * Once a command's work is done: a stop signal ends the process at once with its exit code. While the
+ * process winds down (threads ending, streams closing) the default action would end it by the signal,
+ * which a caller cannot tell from a crash; nothing is left to clean up.
+ */
+export function exitOnLateStopSignals(): void {
+  for (const name of ['SIGINT', 'SIGTERM'] as const) {
+    if (!process.listeners(name).includes(exitAtOnce)) process.on(name, exitAtOnce);
+  }
+}
+
 /** A command's stop switch: the first SIGINT/SIGTERM aborts `signal`, a second exits at once. */
 export function stopOnSignals(): {
   signal: AbortSignal;
@@ -41,11 +56,15 @@ export function stopOnSignals(): {
 } {
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | null = null;
-  const dispose = onStopSignals((signal) => {
+  const stopListening = onStopSignals((signal) => {
     if (stoppedBy !== null) process.exit(signalExitCode(signal));
     stoppedBy = signal;
     controller.abort(signal);
   });
+  const dispose = () => {
+    stopListening();
+    exitOnLateStopSignals();
+  };
   return { signal: controller.signal, stoppedBy: () => stoppedBy, dispose };
 }
 

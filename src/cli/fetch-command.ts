@@ -7,7 +7,14 @@ import { OutputSink } from '../pipeline/output/output-sink.js';
 import { shardFromEnvironment } from '../pipeline/shard-option.js';
 import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
-import { EXIT, inputPath, onStopSignals, reportFatal, signalExitCode } from './exit.js';
+import {
+  EXIT,
+  exitOnLateStopSignals,
+  inputPath,
+  onStopSignals,
+  reportFatal,
+  signalExitCode,
+} from './exit.js';
 import { INPUT_OPTIONS, NETWORK_OPTIONS, networkAndInputOptions, SHARD_OPTIONS } from './shared-options.js';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -128,6 +135,7 @@ async function run(argv: FetchArgs): Promise<number> {
     return reportFatal(err);
   } finally {
     stopListening();
+    exitOnLateStopSignals();
   }
 }
 

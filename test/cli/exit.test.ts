@@ -29,3 +29,28 @@ describe('exit helpers', () => {
     expect(seen).toEqual(['SIGTERM']);
   });
 });
+
+describe('a stop signal once the work is done', () => {
+  it('ends the process with the signal exit code, not by the signal', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const exitModule = new URL('../../dist/cli/exit.js', import.meta.url).href;
+    // The process stays up a while after its work, as a run does while its threads end.
+    const script = `
+      const { onStopSignals, exitOnLateStopSignals } = await import(${JSON.stringify(exitModule)});
+      const stop = onStopSignals(() => {});
+      stop();
+      exitOnLateStopSignals();
+      setTimeout(() => {}, 2000);
+      process.kill(process.pid, process.argv[1]);
+    `;
+    for (const [signal, code] of [
+      ['SIGTERM', EXIT.terminated],
+      ['SIGINT', EXIT.interrupted],
+    ] as const) {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, signal], {
+        encoding: 'utf8',
+      });
+      expect([r.status, r.signal, r.stderr], signal).toEqual([code, null, '']);
+    }
+  });
+});
