@@ -3,7 +3,7 @@ import { MAX_REDIRECTS } from '../fetch/redirect-location.js';
 import { REDIRECT_WINDOW_MS } from '../import/resolve-capture.js';
 import type { CachedVersion } from './cache-types.js';
 import { fromRow, type PolicyCache } from './policy-cache.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { restoreIndexes, SCHEMA_VERSION } from './schema.js';
 
 /** `robots-audit cache stats|show|export|prune`: reading and trimming a policy cache. */
 
@@ -151,6 +151,8 @@ export interface PruneResult {
 export function pruneCache(cache: PolicyCache, cutoff: number): PruneResult {
   cache.flush();
   const db = cache.db;
+  // An import killed while its indexes were dropped leaves them missing: these deletes would scan a table a row.
+  restoreIndexes(db);
   const run = db.transaction(() => {
     const stale = db
       .prepare('SELECT origin FROM versions WHERE valid_to IS NULL AND fetched_at < ?')

@@ -212,6 +212,32 @@ describe('the index of versions by body', () => {
 });
 
 describe('prune after an import', () => {
+  it('builds again the indexes an import killed while they were dropped left missing, before it deletes', async () => {
+    const path = join(env.tmp.dir, 'killed.sqlite');
+    const uri = 'https://k.example/robots.txt';
+    await importArchives([archiveInput('k.warc.gz', gz(ccCapture(uri, '2020-01-01T00:00:00Z', 200, A)))], {
+      cache: path,
+      maxBody: 512_000,
+    });
+    const indexes = (db: ReturnType<typeof openDatabase>) =>
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )
+        .pluck()
+        .all();
+    const raw = openDatabase(path);
+    const all = indexes(raw);
+    expect(all).toEqual(expect.arrayContaining(['observations_sha256', 'versions_sha256']));
+    // As an import leaves them when it is killed after dropping them.
+    raw.exec('DROP INDEX observations_sha256; DROP INDEX versions_sha256');
+    raw.close();
+    const cache = new PolicyCache(path, { mustExist: true });
+    pruneCache(cache, Date.parse('2019-01-01T00:00:00Z'));
+    expect(indexes(cache.db)).toEqual(all);
+    cache.close();
+  });
+
   it('prune drops the observations of what it removes, keeps the bodies observations still use, and a later import rebuilds cleanly', async () => {
     const path = join(env.tmp.dir, 'pruned.sqlite');
     const uri = 'https://p.example/robots.txt';
