@@ -9,7 +9,7 @@ import {
 } from './foreign-rows.js';
 import type { OriginStore } from './origin-store.js';
 import type { PolicyInstaller } from './policy-installer.js';
-import type { PolicyRequest, WirePolicy } from './protocol.js';
+import type { PolicyRequest, WirePolicy, WorkerConfig } from './protocol.js';
 import type { WorkStamps } from './work-stamps.js';
 
 type PolicyFetcher = (req: PolicyRequest) => Promise<WirePolicy[]>;
@@ -65,18 +65,23 @@ const NO_PEER_BATCH: PeerBatch = {
  */
 export class Peers {
   private readonly routes: boolean;
+  private readonly shardCount: number;
+  private readonly agents: number;
+  /** As of a time: rows go to their owner with their time. */
+  readonly timed: boolean;
 
   constructor(
     private readonly affinity: Affinity,
-    private readonly shardCount: number,
-    judgeLocally: boolean,
+    config: WorkerConfig,
     private readonly store: OriginStore,
     private readonly installer: PolicyInstaller,
     private readonly work: WorkStamps,
-    private readonly agents: number,
-    /** As of a time: rows go to their owner with their time. */
-    readonly timed: boolean,
   ) {
+    this.shardCount = config.shard?.count ?? 1;
+    this.agents = config.agents.length;
+    this.timed = config.asOf != null;
+    // With a row agent every worker judges its own rows: a peer would need each row's agent too.
+    const judgeLocally = (config.agentIndex ?? -1) >= 0;
     this.routes = affinity.threads > 1 && !judgeLocally;
   }
 
