@@ -46,6 +46,7 @@ const DOORS: Record<string, readonly string[]> = {
     'classify-worker-entry.cts', // the file a worker thread loads (builtFile)
     'batch-classifier.ts', // batches classified in the coordinator's thread (one batch, or --threads 1)
     'batch-rows.ts', // a batch's records split into rows (fetch finds origins as classify does)
+    'record-walk.ts', // the one walk over a batch's records into its rows (fetch reads them as classify does)
     'robots-dir-reader.ts', // one origin's file of --robots-dir, read with a cap
   ],
   pipeline: [

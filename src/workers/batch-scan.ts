@@ -1,6 +1,4 @@
-import { FieldSplitter } from '../rows/field-split.js';
-import { parseQuotedRecords, utf8Of } from '../rows/quoted-records.js';
-import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../rows/record-scanner.js';
+import { utf8Of } from '../rows/quoted-records.js';
 import { keyOf, newRowSlot, resolveRowInto } from '../rows/row-url.js';
 import { hostHash, OTHER_SHARD, plainUrlHostHash } from '../rows/shard.js';
 import { AsOfTally, rowTime } from './as-of-tally.js';
@@ -9,6 +7,7 @@ import type { OriginStore } from './origin-store.js';
 import type { PeerBatch, Peers } from './peer-routing.js';
 import type { NeededOrigin } from './policy-installer.js';
 import type { WorkerConfig } from './protocol.js';
+import { RecordWalk } from './record-walk.js';
 import type { RowAgents } from './row-agent.js';
 
 /** What pass 1 found in a batch. */
@@ -24,14 +23,12 @@ export interface BatchScan {
 }
 
 /**
- * Pass 1 of a batch: splits its records into rows (by hand, or csv-parse for records with a quote),
- * sifts out other shards' rows, reads each row's agent and time, resolves its origin, and gives the row
- * its entry when the origin is known here; rows of origins a peer owns go to that peer, those of
- * origins to install are collected.
+ * Pass 1 of a batch: walks its records into rows (record-walk.ts), sifts out other shards' rows, reads
+ * each row's agent and time, resolves its origin, and gives it its entry when the origin is known here;
+ * rows of origins a peer owns go to that peer, those of origins to install are collected.
  */
 export class BatchScanner {
-  private readonly scanner = new RecordScanner();
-  private readonly splitter = new FieldSplitter();
+  private readonly walk: RecordWalk;
   private readonly slot = newRowSlot();
   /** `--shard K/N` as K - 1 and N (N = 1: every row is this run's). */
   private readonly shardRest: number;
@@ -44,104 +41,70 @@ export class BatchScanner {
     /** `--agent-column`: each row's own crawler, or null. */
     private readonly rowAgents: RowAgents | null,
   ) {
+    this.walk = new RecordWalk(config.delimiter, config.lineMode === true, {
+      url: config.urlIndex,
+      host: config.hostIndex,
+      time: config.asOf?.timeIndex ?? -1,
+      agent: config.agentIndex ?? -1,
+    });
     this.shardRest = (config.shard?.index ?? 1) - 1;
     this.shardCount = config.shard?.count ?? 1;
   }
 
   /** Records, fields, origins; rows of known origins get their entry, the others are collected. */
   scan(rows: BatchRows, bytes: Buffer, stamp: number, places: RecordPlaces | undefined): BatchScan {
-    const cfg = this.config;
-    const n = bytes.length;
     rows.reset(bytes, places);
     const text = rows.text;
-    const hasQuote = text.indexOf('"') >= 0;
-    if (hasQuote) this.scanner.reset(text, n, cfg.delimiter.charCodeAt(0), true);
-    this.splitter.reset(text, cfg.delimiter);
+    const walk = this.walk;
+    walk.begin(rows);
     const scan: BatchScan = {
       need: new Map<string, NeededOrigin>(),
       peers: this.peers.newBatch(),
       blankLines: 0,
       hostMismatch: 0,
-      asOf: cfg.asOf == null ? null : new AsOfTally(),
+      asOf: this.config.asOf == null ? null : new AsOfTally(),
     };
-    const timeIndex = cfg.asOf?.timeIndex ?? -1;
-    const agentIndex = cfg.agentIndex ?? -1;
     const rowAgents = this.rowAgents;
     // A batch of kept records (with places) was sifted as it was read: its plain rows are this shard's.
     const sift = this.shardCount > 1 && (places?.ordinals ?? null) === null;
-    const quoted: number[] = [];
-    let p = 0;
-    while (p < n) {
-      let contentEnd: number;
-      let next: number;
-      let kind: number;
-      if (!hasQuote) {
-        const lf = text.indexOf('\n', p);
-        next = lf < 0 ? n : lf + 1;
-        contentEnd = lf < 0 ? n : lf;
-        if (contentEnd > p && text.charCodeAt(contentEnd - 1) === 13) contentEnd--;
-        kind = contentEnd === p ? KIND_BLANK : 0;
-      } else {
-        this.scanner.scan(p);
-        contentEnd = this.scanner.contentEnd;
-        next = this.scanner.next;
-        kind = this.scanner.kind;
+    const sp = walk.fields;
+    for (let i = walk.nextPlain(); i >= 0; i = walk.nextPlain()) {
+      if (rowAgents !== null) {
+        rows.agents[i] = sp.xStart < 0 ? null : rowAgents.resolve(text.slice(sp.xStart, sp.xEnd));
       }
-      const start = p;
-      p = next;
-      if (kind === KIND_BLANK && cfg.lineMode !== true) {
-        scan.blankLines++;
+      if (sift && sp.aStart >= 0 && this.otherShard(plainUrlHostHash(bytes, sp.aStart, sp.aEnd))) {
+        rows.owners[i] = OTHER_SHARD; // dropped before its fields are even sliced
         continue;
       }
-      const i = rows.add(start, contentEnd);
-      if (kind === KIND_BLANK) rows.blank(i);
-      else if (kind === KIND_MALFORMED) rows.malformed(i);
-      else if (kind === KIND_QUOTED) quoted.push(i);
-      else {
-        const sp = this.splitter;
-        sp.split(start, contentEnd, cfg.urlIndex, cfg.hostIndex, timeIndex, agentIndex);
-        if (!rows.fitPlain(i, sp.count, sp)) continue;
-        if (rowAgents !== null) {
-          rows.agents[i] = sp.xStart < 0 ? null : rowAgents.resolve(text.slice(sp.xStart, sp.xEnd));
-        }
-        if (sift && sp.aStart >= 0 && this.otherShard(plainUrlHostHash(bytes, sp.aStart, sp.aEnd))) {
-          rows.owners[i] = OTHER_SHARD; // dropped before its fields are even sliced
-          continue;
-        }
-        this.judge(
-          rows,
-          scan,
-          stamp,
-          i,
-          sp.aStart < 0 ? undefined : rows.value(sp.aStart, sp.aEnd),
-          sp.bStart < 0 ? undefined : rows.value(sp.bStart, sp.bEnd),
-          sp.cStart < 0 ? undefined : text.slice(sp.cStart, sp.cEnd),
-        );
-      }
+      this.judge(
+        rows,
+        scan,
+        stamp,
+        i,
+        sp.aStart < 0 ? undefined : rows.value(sp.aStart, sp.aEnd),
+        sp.bStart < 0 ? undefined : rows.value(sp.bStart, sp.bEnd),
+        sp.cStart < 0 ? undefined : text.slice(sp.cStart, sp.cEnd),
+      );
     }
-    if (quoted.length > 0) this.scanQuoted(rows, scan, stamp, quoted);
+    this.scanQuoted(rows, scan, stamp);
+    scan.blankLines = walk.blankLines;
     return scan;
   }
 
-  /** Records with a quote: csv-parse is the authority for them. */
-  private scanQuoted(rows: BatchRows, scan: BatchScan, stamp: number, quoted: readonly number[]): void {
+  /** Records with a quote: csv-parse is the authority for them; url and host are decoded to judge. */
+  private scanQuoted(rows: BatchRows, scan: BatchScan, stamp: number): void {
     const cfg = this.config;
-    // Parsed as bytes (latin1), so that a rewritten record keeps them; url and host are decoded to judge.
-    const texts = quoted.map((i) => rows.bytesAt(rows.starts[i]!, rows.ends[i]!));
-    const parsed = parseQuotedRecords(texts, cfg.delimiter);
-    for (let k = 0; k < quoted.length; k++) {
-      const i = quoted[k]!;
-      const rec = parsed[k];
-      if (rec === null || rec === undefined) rows.malformed(i);
-      else if (rows.fitFields(i, rec.fields, rec.strict)) {
-        if (this.rowAgents !== null) {
-          const cell = rec.fields[cfg.agentIndex!];
-          rows.agents[i] = cell === undefined ? null : this.rowAgents.resolve(cell);
-        }
-        const host = cfg.hostIndex < 0 ? undefined : utf8Of(rec.fields[cfg.hostIndex]);
-        const time = cfg.asOf == null || cfg.asOf.timeIndex < 0 ? undefined : rec.fields[cfg.asOf.timeIndex];
-        this.judge(rows, scan, stamp, i, utf8Of(rec.fields[cfg.urlIndex]), host, time);
+    const walk = this.walk;
+    for (let i = walk.nextQuoted(); i >= 0; i = walk.nextQuoted()) {
+      const fields = walk.quotedFields;
+      if (fields === null) continue;
+      if (this.rowAgents !== null) {
+        const cell = fields[cfg.agentIndex!];
+        rows.agents[i] = cell === undefined ? null : this.rowAgents.resolve(cell);
       }
+      const host = cfg.hostIndex < 0 ? undefined : utf8Of(fields[cfg.hostIndex]);
+      const time = cfg.asOf == null || cfg.asOf.timeIndex < 0 ? undefined : fields[cfg.asOf.timeIndex];
+      this.judge(rows, scan, stamp, i, utf8Of(fields[cfg.urlIndex]), host, time);
     }
   }
 

@@ -1,11 +1,10 @@
 import { ownString } from '../../core/bytes.js';
 import { RobotsAuditError } from '../../core/errors.js';
-import { FieldSplitter } from '../../rows/field-split.js';
-import { parseQuotedRecords, utf8Of } from '../../rows/quoted-records.js';
-import { KIND_BLANK, KIND_MALFORMED, KIND_QUOTED, RecordScanner } from '../../rows/record-scanner.js';
+import { utf8Of } from '../../rows/quoted-records.js';
 import type { RowCode } from '../../rows/row-error-codes.js';
 import { keyOf, newRowSlot, type Origin, resolveRowInto } from '../../rows/row-url.js';
 import { BatchRows } from '../../workers/batch-rows.js';
+import { RecordWalk } from '../../workers/record-walk.js';
 import type { Options } from '../options.js';
 import { Batcher, MAX_PENDING_BYTES } from './batcher.js';
 import { type Header, HeaderReader } from './header.js';
@@ -14,9 +13,9 @@ import { LineModeStart } from './line-mode.js';
 /**
  * The origin each record of a crawl log names, or why it names none, decided as classify decides it:
  * the same header row (BOM, Excel `sep=X`, column matching and its errors) or line-mode columns, the same
- * batches of whole records (64 MiB line limit), and per batch the workers' record scanner, field
- * splitter, csv-parse for quoted records, short/extra-field rules and row URL resolution. `fetch` reads
- * its input through this, so it warms exactly the origins classify then looks up.
+ * batches of whole records (64 MiB line limit), and per batch the workers' walk over its records (record
+ * scanner, field splitter, csv-parse for quoted records, short/extra-field rules) and row URL resolution.
+ * `fetch` reads its input through this, so it warms exactly the origins classify then looks up.
  */
 
 /** A record's outcome: the origin of a row classify would judge, or the row code of its `invalid_input` row. */
@@ -37,11 +36,10 @@ function failure(code: RowCode): RecordOrigin {
   return f;
 }
 
-/** The outcomes of one batch of whole records, found with the building blocks of a worker's first pass. */
+/** The outcomes of one batch of whole records, found with a worker's walk over them (record-walk.ts). */
 export class BatchOrigins {
   private readonly rows: BatchRows;
-  private readonly scanner = new RecordScanner();
-  private readonly splitter = new FieldSplitter();
+  private readonly walk: RecordWalk;
   private readonly slot = newRowSlot();
   /** Blank lines outside line mode: classify writes no row for them. */
   blankLines = 0;
@@ -49,66 +47,38 @@ export class BatchOrigins {
   constructor(
     private readonly header: Header,
     private readonly scheme: 'http' | 'https',
-    private readonly lineMode: boolean,
+    lineMode: boolean,
   ) {
     this.rows = new BatchRows({ columns: header.columns.length, delimiter: header.delimiter });
+    this.walk = new RecordWalk(header.delimiter, lineMode, { url: header.urlIndex, host: header.hostIndex });
   }
 
   /** Every record of `bytes` in order (blank lines outside line mode are none). */
   judge(bytes: Buffer): RecordOrigin[] {
-    const { rows, scanner, splitter, header } = this;
+    const { rows, walk, header } = this;
     rows.reset(bytes);
-    const n = bytes.length;
-    scanner.reset(rows.text, n, header.delimiter.charCodeAt(0), true);
-    splitter.reset(rows.text, header.delimiter);
+    walk.begin(rows);
     const out: RecordOrigin[] = [];
-    const quoted: number[] = [];
-    for (let p = 0; p < n; ) {
-      scanner.scan(p);
-      const start = p;
-      p = scanner.next;
-      if (scanner.kind === KIND_BLANK && !this.lineMode) {
-        this.blankLines++;
-        continue;
-      }
-      const i = rows.add(start, scanner.contentEnd);
-      if (scanner.kind === KIND_BLANK) rows.blank(i);
-      else if (scanner.kind === KIND_MALFORMED) rows.malformed(i);
-      else if (scanner.kind === KIND_QUOTED) quoted.push(i);
-      else {
-        splitter.split(start, scanner.contentEnd, header.urlIndex, header.hostIndex);
-        if (rows.fitPlain(i, splitter.count, splitter)) {
-          const url = splitter.aStart < 0 ? undefined : rows.value(splitter.aStart, splitter.aEnd);
-          const host = splitter.bStart < 0 ? undefined : rows.value(splitter.bStart, splitter.bEnd);
-          out[i] = this.resolve(url, host);
-          continue;
-        }
-      }
-      out[i] = failure(rows.codes[i]!);
+    const sp = walk.fields;
+    for (let i = walk.nextPlain(); i >= 0; i = walk.nextPlain()) {
+      // Rows the walk passed over: their row code; a quoted record's place is filled once csv-parse reads it.
+      while (out.length < i) out.push(failure(rows.codes[out.length] ?? 'malformed_record'));
+      const url = sp.aStart < 0 ? undefined : rows.value(sp.aStart, sp.aEnd);
+      const host = sp.bStart < 0 ? undefined : rows.value(sp.bStart, sp.bEnd);
+      out.push(this.resolve(url, host));
     }
-    if (quoted.length > 0) this.judgeQuoted(out, quoted);
+    while (out.length < rows.count) out.push(failure(rows.codes[out.length] ?? 'malformed_record'));
+    for (let i = walk.nextQuoted(); i >= 0; i = walk.nextQuoted()) {
+      const fields = walk.quotedFields;
+      if (fields === null) out[i] = failure(rows.codes[i]!);
+      else {
+        const host = header.hostIndex < 0 ? undefined : utf8Of(fields[header.hostIndex]);
+        out[i] = this.resolve(utf8Of(fields[header.urlIndex]), host);
+      }
+    }
+    this.blankLines += walk.blankLines;
     rows.release();
     return out;
-  }
-
-  /** Records with a quote: csv-parse reads them, as in a worker. */
-  private judgeQuoted(out: RecordOrigin[], quoted: readonly number[]): void {
-    const { rows, header } = this;
-    const parsed = parseQuotedRecords(
-      quoted.map((i) => rows.bytesAt(rows.starts[i]!, rows.ends[i]!)),
-      header.delimiter,
-    );
-    for (let k = 0; k < quoted.length; k++) {
-      const i = quoted[k]!;
-      const rec = parsed[k];
-      if (rec === null || rec === undefined) rows.malformed(i);
-      else if (rows.fitFields(i, rec.fields, rec.strict)) {
-        const host = header.hostIndex < 0 ? undefined : utf8Of(rec.fields[header.hostIndex]);
-        out[i] = this.resolve(utf8Of(rec.fields[header.urlIndex]), host);
-        continue;
-      }
-      out[i] = failure(rows.codes[i]!);
-    }
   }
 
   private resolve(url: string | undefined, host: string | undefined): RecordOrigin {
