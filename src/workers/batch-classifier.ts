@@ -1,9 +1,9 @@
-import { installNeeded } from './batch-install.js';
 import { InvalidSuffixes, writeRows } from './batch-output.js';
 import { BatchRows, type RecordPlaces } from './batch-rows.js';
 import { type BatchScan, BatchScanner } from './batch-scan.js';
 import { CounterReports } from './counter-reports.js';
 import type { ForeignRequest, ForeignResponse } from './foreign-rows.js';
+import { installPending } from './install-pending.js';
 import { OriginStore } from './origin-store.js';
 import { type Affinity, Peers, SOLO } from './peer-routing.js';
 import { PolicyInstaller } from './policy-installer.js';
@@ -107,8 +107,17 @@ export class BatchClassifier {
     const base = recordBase?.(rows.inputRecords);
     // Ask the coordinator for unknown policies and the owners for their rows, all at once.
     const w0 = performance.now();
+    const pending = {
+      need: scan.need,
+      keys: rows.pendingKeys,
+      entries: rows.entries,
+      times: rows.times,
+      asOf: scan.asOf,
+    };
     const own =
-      scan.need.size > 0 ? installNeeded(this.installer, this.store, rows, scan, stamp, fetchPolicies) : null;
+      scan.need.size > 0
+        ? installPending(this.installer, this.store, pending, rows.count, stamp, fetchPolicies)
+        : null;
     const exchange = scan.peers.exchange(fetchPolicies, scan.asOf);
     if (own !== null) await own;
     const sent = await exchange;

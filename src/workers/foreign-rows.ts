@@ -1,5 +1,6 @@
 import { keyOf, type Origin, type RowSlot } from '../rows/row-url.js';
 import { type AsOfCounts, AsOfTally } from './as-of-tally.js';
+import { installPending } from './install-pending.js';
 import { matchRow } from './match-row.js';
 import type { OriginEntry, OriginStore } from './origin-store.js';
 import type { NeededOrigin, PolicyInstaller } from './policy-installer.js';
@@ -115,7 +116,8 @@ export async function answerForeign(
   fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
 ): Promise<ForeignResponse> {
   const look = lookUp(req, store, stamp);
-  if (look.need.size > 0) await install(look, store, installer, stamp, fetchPolicies);
+  if (look.need.size > 0)
+    await installPending(installer, store, look, look.keys.length, stamp, fetchPolicies);
   return judgeAll(look, store, agents);
 }
 
@@ -146,26 +148,6 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
     }
   }
   return look;
-}
-
-async function install(
-  look: ForeignLookup,
-  store: OriginStore,
-  installer: PolicyInstaller,
-  stamp: number,
-  fetchPolicies: (r: PolicyRequest) => Promise<WirePolicy[]>,
-): Promise<void> {
-  await installer.ensureAll(look.need, stamp, fetchPolicies);
-  const { keys, entries, times, asOf } = look;
-  for (let r = 0; r < keys.length; r++) {
-    if (keys[r] === null) continue;
-    const e = look.need.get(keys[r]!)!.entry!;
-    if (asOf === null) entries[r] = e;
-    else {
-      // Installed for this stamp: its rule sets are protected until the answer is sent.
-      entries[r] = asOf.entryAt(store, e, times![r]!, stamp)!;
-    }
-  }
 }
 
 function judgeAll(look: ForeignLookup, store: OriginStore, agents: number): ForeignResponse {
