@@ -48,6 +48,24 @@ export const VERSIONS_SHA256_INDEX = {
 const DEFERRABLE_INDEXES = [...OBSERVATION_INDEXES, VERSIONS_SHA256_INDEX];
 
 /**
+ * Drops `indexes` of `table` when the table is empty, so that a bulk write creates each once over every
+ * row instead of a B-tree insert per row; `restoreIndexes` creates them again (after the write, or when a
+ * run killed meanwhile left them dropped). True when they were dropped.
+ */
+export function deferIndexes(
+  db: Database,
+  table: 'observations' | 'versions',
+  indexes: ReadonlyArray<{ name: string }>,
+): boolean {
+  const drop = db.transaction(() => {
+    if (db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() !== undefined) return false;
+    for (const index of indexes) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
+    return true;
+  });
+  return drop.immediate();
+}
+
+/**
  * Creates the deferrable indexes that are missing (an import killed while they were dropped), with the
  * schema's own SQL.
  */

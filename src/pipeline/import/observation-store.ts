@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { OBSERVATION_INDEXES, restoreIndexes } from '../cache/schema.js';
+import { deferIndexes, OBSERVATION_INDEXES, restoreIndexes } from '../cache/schema.js';
 import type { Capture } from './capture.js';
 import { type RebuildStats, rebuildQueued } from './rebuild-queued.js';
 
@@ -109,18 +109,12 @@ export class ObservationStore {
   }
 
   /**
-   * Drops the secondary indexes of observations when the table is empty: creating them once over every
-   * row costs less than a B-tree insert per row. The rebuild creates them again before it reads, and so
-   * does the next store opened on the file if this process dies first. True when they were dropped.
+   * Drops the secondary indexes of observations when the table is empty (see schema's deferIndexes). The
+   * rebuild creates them again before it reads, and so does the next store opened on the file if this
+   * process dies first. True when they were dropped.
    */
   deferIndexes(): boolean {
-    const db = this.db;
-    const drop = db.transaction(() => {
-      if (db.prepare('SELECT 1 FROM observations LIMIT 1').get() !== undefined) return false;
-      for (const index of OBSERVATION_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
-      return true;
-    });
-    return drop.immediate();
+    return deferIndexes(this.db, 'observations', OBSERVATION_INDEXES);
   }
 
   /** Creates the indexes that deferIndexes (or a rebuild) dropped, with the schema's own SQL. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { restoreIndexes, VERSIONS_SHA256_INDEX } from '../cache/schema.js';
+import { deferIndexes, restoreIndexes, VERSIONS_SHA256_INDEX } from '../cache/schema.js';
 import { type Settled, versionsOf } from './rebuild-versions.js';
 import { CaptureResolver, type ObservationRow } from './resolve-capture.js';
 
@@ -91,19 +91,6 @@ function settledAsStored(v: unknown[]): Settled {
     finalUrl: (v[13] ?? v[1]) as string,
     expiresAt: v[18] as number,
   };
-}
-
-/**
- * Drops versions' index by body when versions is empty (a new cache): building it once over the rebuilt
- * rows costs less than a B-tree insert per row in body order. True when it was dropped.
- */
-function deferVersionsIndex(db: Database.Database): boolean {
-  const drop = db.transaction(() => {
-    if (db.prepare('SELECT 1 FROM versions LIMIT 1').get() !== undefined) return false;
-    db.exec(`DROP INDEX IF EXISTS ${VERSIONS_SHA256_INDEX.name}`);
-    return true;
-  });
-  return drop.immediate();
 }
 
 export function rebuildQueued(db: Database.Database, onProgress: (done: number) => void): RebuildStats {
@@ -256,7 +243,8 @@ export function rebuildQueued(db: Database.Database, onProgress: (done: number) 
     dequeue.run(after, last);
     return last;
   });
-  const deferred = deferVersionsIndex(db);
+  // A new cache: versions' index by body is built once over the rebuilt rows.
+  const deferred = deferIndexes(db, 'versions', [VERSIONS_SHA256_INDEX]);
   try {
     for (let after: string | null = ''; after !== null; ) {
       after = batch.immediate(after);
