@@ -27,7 +27,7 @@ export interface RebuildStats {
   unresolvedExamples: Array<{ source: string; reason: string }>;
 }
 
-/** The columns of an ObservationRow, in the order `observationRow` and `settledAsStored` read them. */
+/** The columns of an ObservationRow, in the order `observationRow` reads them. */
 const OBSERVATION_COLUMNS = [
   'origin',
   'uri',
@@ -73,24 +73,6 @@ function observationRow(v: unknown[]): ObservationRow {
     refers_to_date: v[17],
     expires_at: v[18],
   } as ObservationRow;
-}
-
-/** A row whose outcome is stored, settled as itself (what CaptureResolver gives it, without the row object). */
-function settledAsStored(v: unknown[]): Settled {
-  return {
-    capturedAt: v[2] as number,
-    source: v[3] as string,
-    outcome: v[5] as Settled['outcome'],
-    status: v[6] as number | null,
-    errorCode: v[7] as string | null,
-    sha256: v[8] as string | null,
-    bytes: v[9] as number,
-    truncated: v[10] === 1,
-    etag: v[11] as string | null,
-    lastModified: v[12] as string | null,
-    finalUrl: (v[13] ?? v[1]) as string,
-    expiresAt: v[18] as number,
-  };
 }
 
 export function rebuildQueued(db: Database.Database, onProgress: (done: number) => void): RebuildStats {
@@ -176,10 +158,6 @@ export function rebuildQueued(db: Database.Database, onProgress: (done: number) 
   };
 
   const settle = (values: unknown[], settled: Settled[]) => {
-    if (values[5] !== null) {
-      settled.push(settledAsStored(values));
-      return;
-    }
     const row = observationRow(values);
     const r = resolver.resolve(row);
     if (!r.ok) {
