@@ -33,7 +33,7 @@ async function classify(extra, input = path.join(dir, 'crawl.csv')) {
   if (threads !== undefined) argv.push('--threads', String(threads));
   const m = await measuredRun(argv);
   const s = JSON.parse(readFileSync(summary, 'utf8'));
-  return { ...m, rows: s.rowsWritten };
+  return { ...m, rows: s.rowsWritten, threads: s.threads };
 }
 
 const f = (x, d = 2) => x.toFixed(d);
@@ -60,7 +60,7 @@ for (let r = 0; r < repeat; r++) {
   // every row (a shard that keeps none: no host of the workload hashes to 1,000,000 of 1,000,000).
   const oneRow = headOfInput('shard-one-row.csv', 1);
   const fixed = await classify([], oneRow);
-  // A one-row input runs without threads; a shard that keeps more than one batch starts them.
+  // A one-row input runs without threads; 3,000 rows (≈ 2,000 origins) are judged like a small shard's.
   const fewRows = headOfInput('shard-few-rows.csv', 3000);
   const threaded = await classify([], fewRows);
   const none = await classify(['--shard', '1000000/1000000']);
@@ -70,7 +70,7 @@ for (let r = 0; r < repeat; r++) {
     `| ${r + 1} | ${f(fixed.cpuS)} | ${f(threaded.cpuS)} | ${f(none.cpuS - fixed.cpuS)} | ${none.rows} |`,
   );
   lines.push(
-    `| ${r + 1} | ${f(single.cpuS)} | ${parts.map((p) => f(p.cpuS)).join(' + ')} = ${f(cpu)} | **${f(cpu / single.cpuS)}×** | ${f(single.wallS)} | ${f(wall)} (max ${f(Math.max(...parts.map((p) => p.wallS)))}) | ${f(single.rssMiB, 0)} / ${f(Math.max(...parts.map((p) => p.rssMiB)), 0)} |`,
+    `| ${r + 1} | ${f(single.cpuS)} | ${parts.map((p) => f(p.cpuS)).join(' + ')} = ${f(cpu)} | **${f(cpu / single.cpuS)}×** | ${f(single.wallS)} | ${f(wall)} (max ${f(Math.max(...parts.map((p) => p.wallS)))}) | ${f(single.rssMiB, 0)} / ${f(Math.max(...parts.map((p) => p.rssMiB)), 0)} | ${single.threads} / ${parts.map((p) => p.threads).join(', ')} |`,
   );
 }
 rmSync(out, { force: true });
@@ -80,15 +80,15 @@ console.log(
   `\nmake-crawl ${rows.toLocaleString('en-US')} rows over ${hosts.toLocaleString('en-US')} hosts, --robots-dir, Googlebot; ${shards} shards each reading the whole input, run one after another, against one unsharded run (target: summed CPU ≤ 1.3×).\n`,
 );
 console.log(
-  '| repeat | single CPU (s) | shards CPU (s) | shards ÷ single | single wall (s) | shards wall, summed (s) | peak RSS single / shard (MiB) |',
+  '| repeat | single CPU (s) | shards CPU (s) | shards ÷ single | single wall (s) | shards wall, summed (s) | peak RSS single / shard (MiB) | threads single / shards |',
 );
-console.log('|---:|---:|---|---:|---:|---:|---:|');
+console.log('|---:|---:|---|---:|---:|---:|---:|---|');
 for (const l of lines) console.log(l);
 console.log(
-  '\nWhat each shard pays beyond its share of the rows: the fixed cost of a run (process, threads, modules, the robots directory listed by each worker), and reading and scanning the whole input with every row dropped.\n',
+  '\nWhat each shard pays beyond its share of the rows: the fixed cost of a run (process, threads, modules, the robots directory listed), and reading and scanning the whole input with every row dropped.\n',
 );
 console.log(
-  '| repeat | fixed CPU of a run, one row (s) | … 3,000 rows, threads started (s) | reading and dropping every row (s) | rows kept |',
+  '| repeat | fixed CPU of a run, one row (s) | … 3,000 rows (s) | reading and dropping every row (s) | rows kept |',
 );
 console.log('|---:|---:|---:|---:|---:|');
 for (const l of costs) console.log(l);

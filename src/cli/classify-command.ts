@@ -1,7 +1,7 @@
+import { availableParallelism } from 'node:os';
 import type { Argv, CommandModule, Options as YargsOption } from 'yargs';
 import { hasCode } from '../core/errors.js';
 import { runClassify } from '../pipeline/classify-thread.js';
-import { DEFAULTS } from '../pipeline/options.js';
 import { shardFromEnvironment } from '../pipeline/shard-option.js';
 import { COMMAND_LINES } from './command-list.js';
 import { unknownOptionCheck } from './did-you-mean.js';
@@ -112,7 +112,10 @@ const CLASSIFY_OPTIONS: Record<string, YargsOption> = {
     type: 'string',
     describe: 'Judge each row for the crawler in this column (User-Agent header or token); adds `agent`',
   },
-  threads: numberOption('Worker threads for matching (one per available core)', DEFAULTS.threads),
+  threads: numberOption(
+    'Threads for matching: one per available core, at most one per 32 MiB of an input file',
+    `${availableParallelism()} (cores)`,
+  ),
   'robots-dir': { type: 'string', describe: 'Read DIR/<host>.txt instead of fetching (no network)' },
   offline: { type: 'boolean', describe: 'Use the policy cache only, never fetch' },
   evidence: {

@@ -20,6 +20,7 @@ import { OutputSink } from './output/output-sink.js';
 import type { PolicyProvider } from './policy/policy.js';
 import { PolicyBroker } from './policy/policy-broker.js';
 import { type ProviderHandle, providerFor } from './policy/provider-for.js';
+import { threadsFor } from './thread-count.js';
 
 export type { ClassifySummary } from './figures/summary.js';
 
@@ -103,7 +104,11 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       );
     }
 
-    const threads = Math.min(options.threads, 256);
+    const threads = threadsFor(options.threads, {
+      totalBytes: source.totalBytes,
+      compressed: source.compressed(),
+      shards: options.shard?.count ?? 1,
+    });
     // Live fetching waits longer for policies: more batches per worker keep the CPU busy meanwhile
     // (16 batches of 64 KiB: 1 MiB of rows in flight per worker).
     const tasksPerWorker = handle.kind === 'robots-dir' ? 2 : 16;

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { normalizeAgent } from '../core/agent.js';
 import { resolveCrawler } from '../core/crawler-registry.js';
 import { RobotsAuditError } from '../core/errors.js';
@@ -27,8 +26,11 @@ export interface Options {
   agents: string[];
   /** Column naming each row's crawler, a User-Agent header or a product token (`--agent-column`). */
   agentColumn: string | undefined;
-  /** Worker threads for matching (`--threads`). */
-  threads: number;
+  /**
+   * Threads for matching (`--threads`). Not given: one per available core, but only as many as the
+   * input file pays for (see `threadsFor`).
+   */
+  threads: number | undefined;
   /** SQLite policy cache file (`--cache`). */
   cache: string;
   /** Freshness of a cached policy in seconds (`--max-age`), at most 24 h. */
@@ -102,7 +104,7 @@ export interface Options {
 export const DEFAULTS: Readonly<Options> = Object.freeze({
   agents: [],
   agentColumn: undefined,
-  threads: Math.max(1, availableParallelism()),
+  threads: undefined,
   cache: '.robots-audit-cache.sqlite',
   maxAge: MAX_MAX_AGE_SECONDS,
   timeout: 15,

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CLI, runNode } from '../helpers/run-cli.js';
 
@@ -121,5 +122,34 @@ describe('classify starts threads only for work that needs them', () => {
     expect(outputs[0]).toBe(outputs[1]);
     // One thread: the coordinator's, which judges the rows itself; two: the coordinator and two workers.
     expect(started).toEqual([1, 3]);
+  });
+
+  it('without --threads, judges an input file below 32 MiB in one thread; a gzip input gets one per core', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => `a.test,http://a.test/private/${i}`);
+    const text = `host,url\n${rows.join('\n')}\n`;
+    const plain = path.join(dir, 'auto.csv');
+    const packed = path.join(dir, 'auto.csv.gz');
+    writeFileSync(plain, text);
+    writeFileSync(packed, gzipSync(text));
+    const seen: { threads: number; started: number; output: string }[] = [];
+    for (const input of [plain, packed]) {
+      const output = path.join(dir, `${path.basename(input)}.out.csv`);
+      const summary = `${output}.json`;
+      const { argv, file } = counted(['classify', input, '--robots-dir', robots, '--agent', 'Googlebot']);
+      const r = await runNode([...argv, '-o', output, '--summary', summary, '--quiet'], {
+        env: { COUNT_THREADS_FILE: file },
+      });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      const threads = JSON.parse(readFileSync(summary, 'utf8')).threads as number;
+      seen.push({ threads, started: threadsStarted(file), output: readFileSync(output, 'utf8') });
+    }
+    expect(seen[0]!.output.split('\n')[3000]).toBe(`a.test,http://a.test/private/2999,${VERDICT}`);
+    expect(seen[1]!.output).toBe(seen[0]!.output);
+    // The coordinator's thread alone judges the plain file; the gzip one's size says little of its rows.
+    const cores = availableParallelism();
+    expect(seen.map(({ threads, started }) => ({ threads, started }))).toEqual([
+      { threads: 1, started: 1 },
+      { threads: cores, started: cores === 1 ? 1 : cores + 1 },
+    ]);
   });
 });

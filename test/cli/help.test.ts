@@ -67,7 +67,7 @@ describe('--help of each command', () => {
   });
 
   it('classify --threads shows its default as the number of cores', async () => {
-    expect(await helpOf('classify')).toMatch(/--threads [^[]*\[number\] \[default: [1-9][0-9]*\]/);
+    expect(await helpOf('classify')).toMatch(/--threads [^[]*\[number\] \[default: [1-9][0-9]* \(cores\)\]/);
   });
 
   it('numeric options still answer with what was typed when it is not a number', async () => {

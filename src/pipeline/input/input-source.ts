@@ -21,6 +21,8 @@ export interface InputSource {
   totalBytes: number | null;
   /** Bytes read from the file/stream so far (as stored). */
   bytesRead(): number;
+  /** Whether the input is gzip (known once its first bytes are read). */
+  compressed(): boolean;
   close(): void;
 }
 
@@ -59,6 +61,7 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
   let read = 0;
   let closed = false;
   let decoder: Readable | null = null;
+  let gzip = false;
   /** The bytes as stored, counted; a failed read is the input's error. */
   async function* stored(): AsyncGenerator<Buffer> {
     const it = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -86,6 +89,7 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
       yield* all();
       return;
     }
+    gzip = true;
     const gunzip = createGunzip({ chunkSize: 256 * 1024 });
     const source = Readable.from(all());
     source.on('error', (err) => gunzip.destroy(err));
@@ -100,6 +104,7 @@ export async function openInput(input: string | NodeJS.ReadableStream): Promise<
     chunks: withLfLines(asUtf8(chunks())),
     totalBytes,
     bytesRead: () => read,
+    compressed: () => gzip,
     close() {
       if (closed) return;
       closed = true;
