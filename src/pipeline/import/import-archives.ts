@@ -101,12 +101,14 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
   // Captures go into SQLite as they are read, committed BATCH_CAPTURES at a time: none waits in memory.
   let pending = 0;
   let pendingBytes = 0;
+  /** Captures added, stored or not: those not new were already stored. */
+  let added = 0;
   let timer: NodeJS.Timeout | undefined;
   let timerError: unknown;
   const commit = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (pending > 0) store.commit();
+    if (pending > 0) summary.captures.new += store.commit();
     pending = 0;
     pendingBytes = 0;
   };
@@ -122,8 +124,8 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
         }
       }, BATCH_OPEN_MS);
     }
-    if (store.addOne(c)) summary.captures.new++;
-    else summary.captures.alreadyStored++;
+    store.addOne(c);
+    added++;
     pending++;
     pendingBytes += c.bytes;
     if (pending >= BATCH_CAPTURES || pendingBytes >= BATCH_BYTES) commit();
@@ -192,6 +194,7 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
     }
     commit();
     if (timerError !== undefined) throw timerError;
+    summary.captures.alreadyStored = added - summary.captures.new;
     // Also when stopped by a signal: what was read is committed, and its origins are rebuilt now.
     summary.rebuild = store.rebuildQueued((rebuilt) =>
       options.onProgress?.({
