@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { deferIndexes, OBSERVATION_INDEXES, restoreIndexes } from '../cache/schema.js';
+import { BatchedInsert } from './batched-insert.js';
 import type { Capture } from './capture.js';
 import { type RebuildStats, rebuildQueued } from './rebuild-queued.js';
 
@@ -15,25 +16,11 @@ export type { RebuildStats };
 
 /** Distinct bodies remembered as written, which bounds the memory of the check. */
 const MAX_BODIES_REMEMBERED = 1_000_000;
-/** Captures written by one INSERT: a statement per capture costs more than its row. */
-const ROWS_PER_INSERT = 32;
 /** The values an observations row is written with, per capture. */
 const VALUES_PER_ROW = 19;
 
-/** An INSERT OR IGNORE of `rows` observations; rows of one statement get their ids in order, as if one by one. */
-function insertObservations(rows: number): string {
-  const row = `(${Array.from({ length: VALUES_PER_ROW }, () => '?').join(', ')})`;
-  return `INSERT OR IGNORE INTO observations (origin, uri, captured_at, source, kind, outcome, status, error_code,
-     sha256, bytes, truncated, etag, last_modified, final_url, location, payload_digest, refers_to_uri,
-     refers_to_date, expires_at)
-   VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
-}
-
 export class ObservationStore {
-  private readonly insertObs: Database.Statement;
-  private readonly insertObsMany: Database.Statement;
-  /** The values of the captures added since the last write of observations, ROWS_PER_INSERT at most. */
-  private readonly queued: unknown[] = [];
+  private readonly insertObs: BatchedInsert;
   /** Observations written since `begin` that were new (a capture already stored is ignored). */
   private added = 0;
   private readonly insertBody;
@@ -53,8 +40,13 @@ export class ObservationStore {
     db.pragma('wal_autocheckpoint = 16384');
     // A run killed after deferIndexes left observations without them.
     this.restoreIndexes();
-    this.insertObs = db.prepare(insertObservations(1));
-    this.insertObsMany = db.prepare(insertObservations(ROWS_PER_INSERT));
+    this.insertObs = new BatchedInsert(
+      db,
+      `INSERT OR IGNORE INTO observations (origin, uri, captured_at, source, kind, outcome, status, error_code,
+         sha256, bytes, truncated, etag, last_modified, final_url, location, payload_digest, refers_to_uri,
+         refers_to_date, expires_at) VALUES`,
+      VALUES_PER_ROW,
+    );
     this.insertBody = db.prepare('INSERT OR IGNORE INTO bodies (sha256, body) VALUES (?, ?)');
     this.lastId = db.prepare('SELECT coalesce(max(id), 0) FROM observations').pluck();
     // The origins of a transaction's new observations, queued in one statement before it commits.
@@ -65,7 +57,7 @@ export class ObservationStore {
       const before = this.lastId.get() as number;
       this.added = 0;
       for (const c of captures) this.addOne(c);
-      this.writeQueued();
+      this.added += this.insertObs.write();
       this.queueNew.run(before);
       return this.added;
     });
@@ -76,7 +68,7 @@ export class ObservationStore {
 
   /**
    * Stores one capture inside the transaction `begin` opened (its origin queued by `commit`). Its body is
-   * written now; its observation with the next ROWS_PER_INSERT - 1 captures, or at `commit`.
+   * written now; its observation with the next captures (see BatchedInsert), or at `commit`.
    */
   addOne(c: Capture): void {
     // Many sites serve the same file: each body crosses into SQLite once per run.
@@ -84,7 +76,7 @@ export class ObservationStore {
       this.insertBody.run(c.sha256, c.body);
       if (this.bodiesStored.size < MAX_BODIES_REMEMBERED) this.bodiesStored.add(c.sha256);
     }
-    this.queued.push(
+    this.insertObs.queued.push(
       c.origin,
       c.uri,
       c.capturedAt,
@@ -105,23 +97,13 @@ export class ObservationStore {
       c.refersToDate,
       c.capturedAt,
     );
-    if (this.queued.length === ROWS_PER_INSERT * VALUES_PER_ROW) this.writeQueued();
-  }
-
-  /** Writes the queued observations, counting the new ones. */
-  private writeQueued(): void {
-    const q = this.queued;
-    if (q.length === ROWS_PER_INSERT * VALUES_PER_ROW) this.added += this.insertObsMany.run(q).changes;
-    else
-      for (let i = 0; i < q.length; i += VALUES_PER_ROW)
-        this.added += this.insertObs.run(q.slice(i, i + VALUES_PER_ROW)).changes;
-    q.length = 0;
+    this.added += this.insertObs.writeIfFull();
   }
 
   /** Opens the write transaction captures are added in, one by one, as they are read. */
   begin(): void {
     this.beginTx.run();
-    this.queued.length = 0;
+    this.insertObs.clear();
     this.added = 0;
     // A new row's id is one more than the largest: every row added from here on has a larger one.
     this.idBefore = this.lastId.get() as number;
@@ -129,7 +111,7 @@ export class ObservationStore {
 
   /** Queues the origins of the transaction's new observations, then commits; returns how many were new. */
   commit(): number {
-    this.writeQueued();
+    this.added += this.insertObs.write();
     this.queueNew.run(this.idBefore);
     this.commitTx.run();
     return this.added;
@@ -137,7 +119,7 @@ export class ObservationStore {
 
   /** Drops what was added since `begin`, if a transaction is open. */
   rollback(): void {
-    this.queued.length = 0;
+    this.insertObs.clear();
     if (this.db.inTransaction) this.rollbackTx.run();
   }
 

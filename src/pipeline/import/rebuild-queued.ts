@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { deferIndexes, restoreIndexes, VERSIONS_SHA256_INDEX } from '../cache/schema.js';
+import { BatchedInsert } from './batched-insert.js';
 import { type Settled, versionsOf } from './rebuild-versions.js';
 import { CaptureResolver, type ObservationRow } from './resolve-capture.js';
 
@@ -125,10 +126,11 @@ export function rebuildQueued(db: Database.Database, onProgress: (done: number) 
      VALUES (?, ?, ?, 'fetch', 'fetch', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const dropVersions = db.prepare('DELETE FROM versions WHERE origin = ?');
-  const insertVersion = db.prepare(
+  const insertVersion = new BatchedInsert(
+    db,
     `INSERT INTO versions (origin, outcome, robots_url, final_url, status, error_code, sha256, bytes,
-       truncated, etag, last_modified, valid_from, valid_to, fetched_at, expires_at, source)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       truncated, etag, last_modified, valid_from, valid_to, fetched_at, expires_at, source) VALUES`,
+    16,
   );
   const dequeue = db.prepare('DELETE FROM rebuild_queue WHERE origin > ? AND origin <= ?');
 
@@ -175,10 +177,14 @@ export function rebuildQueued(db: Database.Database, onProgress: (done: number) 
   };
 
   const writeVersions = (origin: string, settled: Settled[], hadVersions: boolean) => {
-    if (hadVersions) dropVersions.run(origin);
+    // Rows queued before the delete are written first, so that each row gets the id it would one by one.
+    if (hadVersions) {
+      insertVersion.write();
+      dropVersions.run(origin);
+    }
     const versions = versionsOf(origin, settled);
     for (const v of versions) {
-      insertVersion.run(
+      insertVersion.queued.push(
         v.origin,
         v.outcome,
         v.robotsUrl,
@@ -196,6 +202,7 @@ export function rebuildQueued(db: Database.Database, onProgress: (done: number) 
         v.expiresAt,
         v.source,
       );
+      insertVersion.writeIfFull();
     }
     stats.versions += versions.length;
     stats.origins++;
@@ -205,6 +212,8 @@ export function rebuildQueued(db: Database.Database, onProgress: (done: number) 
   const batch = db.transaction((after: string): string | null => {
     const origins = next.all(after, REBUILD_BATCH) as string[];
     if (origins.length === 0) return null;
+    // What a failed batch left queued was rolled back with it.
+    insertVersion.clear();
     const last = origins[origins.length - 1]!;
     const live = new Set(withVersions.all(after, last) as string[]);
     for (const origin of live) observeLive(origin);
@@ -218,6 +227,7 @@ export function rebuildQueued(db: Database.Database, onProgress: (done: number) 
     }
     if (i !== rows.length)
       throw new Error(`rebuild: observations of ${String(rows[i]![0])} out of the queue's order`);
+    insertVersion.write();
     dequeue.run(after, last);
     return last;
   });
