@@ -51,6 +51,21 @@ const OBSERVATION_COLUMNS = [
   'expires_at',
 ] as const;
 
+/** Columns only a revisit or a redirect (outcome NULL until settled) is resolved with. */
+const PENDING_ONLY = new Set(['kind', 'location', 'payload_digest', 'refers_to_uri', 'refers_to_date']);
+
+/**
+ * What the rebuild reads of each OBSERVATION_COLUMNS: a settled row leaves out what only resolving needs,
+ * and final_url when it is the row's URI (which stands for it), so that most rows cost fewer strings.
+ */
+const LOADED_COLUMNS = OBSERVATION_COLUMNS.map((c) =>
+  PENDING_ONLY.has(c)
+    ? `CASE WHEN o.outcome IS NULL THEN o.${c} END`
+    : c === 'final_url'
+      ? 'nullif(o.final_url, o.uri)'
+      : `o.${c}`,
+);
+
 /** An observations row read as an array of OBSERVATION_COLUMNS. */
 function observationRow(v: unknown[]): ObservationRow {
   return {
@@ -108,7 +123,7 @@ export function rebuildQueued(db: Database.Database, onProgress: (done: number) 
   // Rows as arrays, made objects here: better-sqlite3 builds a 19-key object per row far more slowly.
   const load = db
     .prepare(
-      `SELECT ${OBSERVATION_COLUMNS.map((c) => `o.${c}`).join(', ')}
+      `SELECT ${LOADED_COLUMNS.join(', ')}
          FROM rebuild_queue q CROSS JOIN observations o ON o.origin = q.origin
          WHERE q.origin > ? AND q.origin <= ?
          ORDER BY q.origin, o.captured_at, o.source, o.uri`,
