@@ -19,6 +19,11 @@ const HEAD_LIMIT = 64 * 1024;
 const SYNC_MEMBER_LIMIT = 8 * 1024 * 1024;
 /** Content bytes of wanted records gathered into one batch of events before it is handed on. */
 const BATCH_BYTES = 1024 * 1024;
+/**
+ * Events gathered into one batch: a batch lives until its last event is handled, and a few thousand
+ * (a MiB of input) outlive young-generation collections, which then copy and promote them.
+ */
+export const BATCH_EVENTS = 128;
 
 export interface WarcRecord<T = true> {
   type: 'record';
@@ -246,7 +251,7 @@ async function* gzipMembers<T>(src: ByteSource, want: Want<T>): AsyncGenerator<A
     // Members wholly buffered, read without awaiting; anything else takes the general path below.
     const batch: Array<WarcEvent<T>> = [];
     let kept = 0;
-    while (kept < BATCH_BYTES) {
+    while (kept < BATCH_BYTES && batch.length < BATCH_EVENTS) {
       const v = src.view();
       if (v.length < 18 || !atGzipMember(v)) break;
       const headerLength = gzipHeaderLength(v);
@@ -258,7 +263,7 @@ async function* gzipMembers<T>(src: ByteSource, want: Want<T>): AsyncGenerator<A
       kept += bufferRecords(r.out, want, labelFor(member), batch);
     }
     if (batch.length > 0) yield batch;
-    if (kept >= BATCH_BYTES) continue;
+    if (kept >= BATCH_BYTES || batch.length >= BATCH_EVENTS) continue;
     if (!(await src.ensure(1))) return;
     const member = src.offset;
     const label = labelFor(member);

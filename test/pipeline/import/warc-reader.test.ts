@@ -3,7 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WARCParser } from 'warcio';
-import { readWarc, readWarcBatches, type WarcEvent } from '../../../src/pipeline/import/warc-reader.js';
+import {
+  BATCH_EVENTS,
+  readWarc,
+  readWarcBatches,
+  type WarcEvent,
+} from '../../../src/pipeline/import/warc-reader.js';
 import { ccCapture, gz, httpResponse, revisit, warcinfo, warcRecord, wgetResponse } from './warc-fixtures.js';
 
 async function* chunksOf(b: Buffer, size = 1000): AsyncGenerator<Buffer> {
@@ -131,5 +136,17 @@ describe('readWarc', () => {
     expect(records.map((e) => (e.type === 'record' ? e.content.toString('latin1') : ''))).toEqual(
       recs.map((r) => r.toString('latin1').slice(r.indexOf('\r\n\r\n') + 4, -4)),
     );
+  });
+
+  it('members read together come in batches of at most BATCH_EVENTS events, in order', async () => {
+    const recs = Array.from({ length: 100 }, (_, i) =>
+      ccCapture(`https://${i}.example/robots.txt`, '2024-01-01T00:00:00Z', 200, `Disallow: /${i}\n`),
+    ).flat();
+    const batches: WarcEvent[][] = [];
+    const want = (h: Parameters<Parameters<typeof readWarcBatches>[1]>[0]) =>
+      h.headers.get('warc-type') === 'response';
+    for await (const batch of readWarcBatches(chunksOf(gz(recs), 1 << 20), want)) batches.push(batch);
+    expect(batches.map((b) => b.length)).toEqual([BATCH_EVENTS, BATCH_EVENTS, 300 - 2 * BATCH_EVENTS]);
+    expect(summary(batches.flat())).toEqual(summary(await events(gz(recs), 1 << 20)));
   });
 });
