@@ -72,13 +72,16 @@ const sha256Of =
     ? (b: Buffer) => oneShot('sha256', b)
     : (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
-/** The capture a record holds; `origin` decides whether it is an observation or only a redirect target. */
-export async function captureOf(
+/**
+ * The capture a record holds; `origin` decides whether it is an observation or only a redirect target.
+ * A promise only when its body has to be decoded: most captures cost no round of promises.
+ */
+export function captureOf(
   record: WarcRecord<unknown>,
   url: URL,
   fileName: string,
   maxBody: number,
-): Promise<CaptureResult> {
+): CaptureResult | Promise<CaptureResult> {
   const h = record.head.headers;
   const capturedAt = parseWarcDate(h.get('warc-date'));
   if (capturedAt === null) return { ok: false, reason: 'bad WARC-Date' };
@@ -96,8 +99,7 @@ export async function captureOf(
     refersToDate: parseWarcDate(h.get('warc-refers-to-date')),
   };
   const cut = record.cut || h.has('warc-truncated');
-  if (type === 'resource')
-    return { ok: true, capture: await withBody(capture, record.content, new Map(), cut, maxBody) };
+  if (type === 'resource') return withBody(capture, record.content, new Map(), cut, maxBody);
   const http = parseHttpHead(record.content);
   if (http === null) {
     if (capture.kind === 'revisit') return { ok: true, capture };
@@ -119,24 +121,32 @@ export async function captureOf(
   const mapped = outcomeOfStatus(http.status);
   if (mapped.outcome !== 'parsed') return { ok: true, capture: { ...capture, ...mapped } };
   const raw = record.content.subarray(http.bodyStart);
-  return { ok: true, capture: await withBody(capture, raw, http.headers, cut, maxBody) };
+  return withBody(capture, raw, http.headers, cut, maxBody);
 }
 
-async function withBody(
+function withBody(
   capture: Capture,
   raw: Buffer,
   headers: Map<string, string>,
   cut: boolean,
   maxBody: number,
-): Promise<Capture> {
-  const r = await responseBody(raw, headers, cut, maxBody);
-  if (r.body === null) return { ...capture, outcome: 'unreachable', errorCode: r.errorCode };
+): CaptureResult | Promise<CaptureResult> {
+  const r = responseBody(raw, headers, cut, maxBody);
+  return r instanceof Promise ? r.then((b) => bodied(capture, b)) : bodied(capture, r);
+}
+
+function bodied(capture: Capture, r: Awaited<ReturnType<typeof responseBody>>): CaptureResult {
+  if (r.body === null)
+    return { ok: true, capture: { ...capture, outcome: 'unreachable', errorCode: r.errorCode } };
   return {
-    ...capture,
-    outcome: 'parsed',
-    body: r.body,
-    sha256: sha256Of(r.body),
-    bytes: r.body.length,
-    truncated: r.truncated,
+    ok: true,
+    capture: {
+      ...capture,
+      outcome: 'parsed',
+      body: r.body,
+      sha256: sha256Of(r.body),
+      bytes: r.body.length,
+      truncated: r.truncated,
+    },
   };
 }

@@ -9,6 +9,9 @@ import { type Headers, headEnd, parseHead } from './warc-head.js';
  * its X-Crawler-* headers), at most `maxBody` decoded bytes kept.
  */
 
+/** What a response's body comes to. */
+type Body = Pick<HttpPayload, 'body' | 'truncated' | 'errorCode'>;
+
 /** Longest response head read, as the live fetch reads it. */
 const HTTP_HEAD_LIMIT = 128 * 1024;
 
@@ -72,11 +75,7 @@ function decoderFor(coding: string, data: Buffer): Decoder | undefined {
 }
 
 /** Undoes `codings` (in the order applied) in memory; a body cut short decodes as far as it goes. */
-async function decode(
-  raw: Buffer,
-  codings: string[],
-  maxBody: number,
-): Promise<Pick<HttpPayload, 'body' | 'truncated' | 'errorCode'>> {
+async function decode(raw: Buffer, codings: string[], maxBody: number): Promise<Body> {
   if (codings.length > 2 || codings.some((c) => decoderFor(c, raw) === undefined)) {
     return { body: null, truncated: false, errorCode: 'ERR_UNSUPPORTED_ENCODING' };
   }
@@ -108,12 +107,12 @@ async function decode(
  * The body of a response as a robots.txt: `cut` says the record holds less than was sent (WARC-Truncated,
  * or longer than the reader keeps), which marks the file truncated as the size cap does.
  */
-export async function responseBody(
+export function responseBody(
   raw: Buffer,
   headers: Headers,
   cut: boolean,
   maxBody: number,
-): Promise<Pick<HttpPayload, 'body' | 'truncated' | 'errorCode'>> {
+): Body | Promise<Body> {
   let data = raw;
   let truncated = cut;
   const transfer = headers.get('transfer-encoding');
@@ -126,11 +125,12 @@ export async function responseBody(
   const codings = headers.has('x-crawler-content-encoding')
     ? []
     : appliedCodings(headers.get('content-encoding'), transfer);
-  const r = codings.length === 0 ? sliceCap(data, maxBody) : await decode(data, codings, maxBody);
-  return { ...r, truncated: r.truncated || (truncated && r.errorCode === null) };
+  const marked = (r: Body): Body => ({ ...r, truncated: r.truncated || (truncated && r.errorCode === null) });
+  // Most archived bodies need no decoding: those are settled without a round of promises.
+  return codings.length === 0 ? marked(sliceCap(data, maxBody)) : decode(data, codings, maxBody).then(marked);
 }
 
-function sliceCap(data: Buffer, maxBody: number): Pick<HttpPayload, 'body' | 'truncated' | 'errorCode'> {
+function sliceCap(data: Buffer, maxBody: number): Body {
   return data.length > maxBody
     ? { body: data.subarray(0, maxBody), truncated: true, errorCode: null }
     : { body: data, truncated: false, errorCode: null };
