@@ -173,8 +173,8 @@ export async function importArchives(inputs: ArchiveInput[], options: ImportOpti
             summary.skipped.byType[type] = (summary.skipped.byType[type] ?? 0) + 1;
             continue;
           }
-          const pending = captureOf(event, event.mark, input.name, options.maxBody);
-          const r = pending instanceof Promise ? await pending : pending;
+          const read = captureOf(event, event.mark, input.name, options.maxBody);
+          const r = read instanceof Promise ? await read : read;
           if (!r.ok) {
             malformed(input.name, event.offset, r.reason);
             continue;
