@@ -258,7 +258,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
     pool ??= await startPool(last.length <= 1);
     for (const b of last) await post(b.bytes, b.places);
     await ordered.drain();
-    for (const stats of await abortable(pool.flush(), signal)) addStats(stats);
+    await abortable(pool.flush(addStats), signal);
     await abortable(sink.finish(), signal);
     progress?.stop();
 

@@ -71,11 +71,14 @@ export class InThreadPool {
     }
   }
 
-  async flush(): Promise<BatchStats[]> {
+  /** Counters not reported yet, to `onStats` piece by piece (see BatchClassifier.flush). */
+  async flush(onStats: (stats: BatchStats) => void): Promise<void> {
     try {
-      const stats = this.classifier.flush();
-      stats.policies = this.dir?.take() ?? null;
-      return [stats];
+      do {
+        const stats = this.classifier.flush();
+        stats.policies = this.dir?.take() ?? null;
+        onStats(stats);
+      } while (this.classifier.unflushed);
     } catch (err) {
       throw asWorkerFailure(err);
     }

@@ -21,7 +21,7 @@ export function workerFile(): string {
 export type PolicyResolver = (req: PolicyRequest) => Promise<WirePolicy[]>;
 
 type Reply =
-  | { ok: true; result?: BatchResult; stats?: BatchStats; spare?: ArrayBuffer | null }
+  | { ok: true; result?: BatchResult; stats?: BatchStats; spare?: ArrayBuffer | null; more?: boolean }
   | { ok: false; failure: Failure };
 
 function unwrap(reply: Reply): Reply & { ok: true } {
@@ -176,12 +176,21 @@ export class ClassifyPool {
     });
   }
 
-  /** Counters every worker has not reported yet (rows it judged for its peers after its last batch). */
-  async flush(): Promise<BatchStats[]> {
+  /**
+   * Counters every worker has not reported yet (rows it judged for its peers after its last batch), to
+   * `onStats` piece by piece, one worker after the other: only one piece is held at a time.
+   */
+  async flush(onStats: (stats: BatchStats) => void): Promise<void> {
     await this.ready;
     this.checkFailure();
-    const replies = await Promise.all(this.pools.map((p) => p.run({ kind: 'flush' })));
-    return replies.map((r) => unwrap(r).stats!);
+    for (const pool of this.pools) {
+      let more = true;
+      while (more) {
+        const reply = unwrap(await pool.run({ kind: 'flush' }));
+        onStats(reply.stats!);
+        more = reply.more === true;
+      }
+    }
   }
 
   async destroy(): Promise<void> {

@@ -58,9 +58,18 @@ export class BatchClassifier {
     return this.peers.answer(req, fetchPolicies);
   }
 
-  /** Counters not reported with a batch yet (origins used by peers' rows after this worker's last batch). */
+  /**
+   * Counters not reported with a batch yet (origins used by peers' rows after this worker's last batch),
+   * of a batch's share of origins at most: call again while `unflushed`. One report of every origin was
+   * merged at once by the coordinator, at the end of the run, when the workers' heaps are largest.
+   */
   flush(): BatchStats {
-    return this.reports.collect(new RowStats(this.config.agents.length), 0, true, true);
+    return this.reports.collect(new RowStats(this.config.agents.length), 0, true);
+  }
+
+  /** Counters are left for a further `flush`. */
+  get unflushed(): boolean {
+    return this.store.dirtyCount > 0;
   }
 
   /**

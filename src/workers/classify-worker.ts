@@ -74,7 +74,7 @@ export default async function classifyTask(task: WorkerTask): Promise<unknown> {
     if (task.kind === 'flush') {
       const stats = classifier.flush();
       stats.policies = dir?.take() ?? null;
-      return { ok: true, stats };
+      return { ok: true, stats, more: classifier.unflushed };
     }
     const bytes = Buffer.from(task.buffer, 0, task.length);
     const seq = task.seq;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InThreadPool } from '../../src/pipeline/in-thread-pool.js';
-import type { PolicyRequest } from '../../src/workers/protocol.js';
+import type { BatchStats, PolicyRequest } from '../../src/workers/protocol.js';
 import { config, dirFetcher, ROBOTS, robotsDir } from '../workers/classify-fixtures.js';
 
 const dir = robotsDir(ROBOTS);
@@ -37,8 +37,9 @@ describe('InThreadPool: a worker’s work in this thread', () => {
     expect(spares).toEqual([tooSmall]);
     expect(r.stats.records).toBe(3);
     expect(asked.sort()).toEqual(['https://a.example', 'https://b.example', 'https://q.example']);
-    const [flushed] = await pool.flush();
-    expect(flushed!.records).toBe(0);
+    const flushed: BatchStats[] = [];
+    await pool.flush((s) => flushed.push(s));
+    expect(flushed.map((s) => s.records)).toEqual([0]);
     await pool.destroy();
   });
 

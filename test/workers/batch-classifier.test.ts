@@ -285,4 +285,25 @@ describe('BatchClassifier', () => {
     expect(reported.size).toBe(200);
     expect([...reported.values()].every((n) => n === 1)).toBe(true);
   });
+
+  it('flushes its counters a batch share of origins at a time, every origin once', async () => {
+    const hosts = 2100;
+    const files: Record<string, string> = {};
+    for (let h = 0; h < hosts; h++) files[`f${h}.example.txt`] = 'User-agent: *\nDisallow: /\n';
+    const c = new BatchClassifier(config({ originBudget: 50_000 }));
+    const { fetch } = dirFetcher(robotsDir(files));
+    const rows = Array.from({ length: hosts }, (_, h) => `f${h}.example,https://f${h}.example/x\n`);
+    const { stats } = await c.classify(Buffer.from(rows.join('')), fetch);
+    // Too few bytes for a report with the batch: every origin's counters wait for the flush.
+    expect(stats.disallowedHosts).toEqual([]);
+    const first = c.flush();
+    expect(first.disallowedHosts.length).toBe(2048);
+    expect(first.rules.length).toBe(2048);
+    expect(c.unflushed).toBe(true);
+    const second = c.flush();
+    expect(second.disallowedHosts.length).toBe(hosts - 2048);
+    expect(c.unflushed).toBe(false);
+    const origins = [...first.disallowedHosts, ...second.disallowedHosts].map(([, origin]) => origin);
+    expect(new Set(origins).size).toBe(hosts);
+  });
 });
