@@ -104,8 +104,10 @@ export class SummaryBuilder {
   private readonly invalid = new Map<string, number>();
   private readonly examples: { record: number; code: string }[] = [];
   private readonly verdicts: number[][];
-  private readonly hosts: TopCounter<string>[];
-  private readonly rules: TopCounter<{ origin: string; line: number; rule: string; allowed: boolean }>[];
+  /** Per agent: disallowed rows by origin. */
+  private readonly hosts: TopCounter[];
+  /** Per agent: rows by rule, keyed `origin\nline\nrule` (see ruleKey), tagged 1 when the rule allows. */
+  private readonly rules: TopCounter[];
   private workMs = 0;
   private compiles = 0;
   private readonly asOf = {
@@ -124,7 +126,7 @@ export class SummaryBuilder {
   ) {
     this.rowAgents = rowAgent ? new RowAgentTally() : null;
     this.verdicts = agents.map(() => VERDICTS.map(() => 0));
-    this.hosts = agents.map(() => new TopCounter<string>());
+    this.hosts = agents.map(() => new TopCounter());
     this.rules = agents.map(() => new TopCounter());
   }
 
@@ -156,16 +158,15 @@ export class SummaryBuilder {
     if (s.asOf !== undefined) this.addAsOf(s.asOf);
     if (s.rowAgents !== undefined) this.rowAgents?.add(s.rowAgents);
     for (const [a, origin, n] of s.disallowedHosts) {
-      if (typeof a === 'number') this.hosts[a]!.add(origin, origin, n);
-      else for (const x of a) this.hosts[x]!.add(origin, origin, n);
+      if (typeof a === 'number') this.hosts[a]!.add(origin, n);
+      else for (const x of a) this.hosts[x]!.add(origin, n);
     }
     for (const [a, origin, line, rule, n, allowed] of s.rules) {
-      // With the rule text: versions of one robots.txt (as of a time) hold other rules at the same line.
-      const key = `${origin}\n${line}\n${rule}`;
-      const item = { origin, line, rule, allowed };
-      // Agents that decided alike come as one entry: one key and item for all their counters.
-      if (typeof a === 'number') this.rules[a]!.add(key, item, n);
-      else for (const x of a) this.rules[x]!.add(key, item, n);
+      const key = ruleKey(origin, line, rule);
+      const tag = allowed ? 1 : 0;
+      // Agents that decided alike come as one entry: one key for all their counters.
+      if (typeof a === 'number') this.rules[a]!.add(key, n, tag);
+      else for (const x of a) this.rules[x]!.add(key, n, tag);
     }
   }
 
@@ -198,13 +199,8 @@ export class SummaryBuilder {
 
   /** Agent `a`'s top rules: all, or only those that allow (`true`) or disallow (`false`). */
   private topRules(a: number, allowed?: boolean): RuleCount[] {
-    const keep = allowed === undefined ? undefined : (r: { allowed: boolean }) => r.allowed === allowed;
-    return this.rules[a]!.top(TOP, keep).map(({ item: { origin, line, rule }, count }) => ({
-      origin,
-      line,
-      rule,
-      rows: count,
-    }));
+    const tag = allowed === undefined ? undefined : allowed ? 1 : 0;
+    return this.rules[a]!.top(TOP, tag).map(({ key, count }) => ({ ...ruleOfKey(key), rows: count }));
   }
 
   build(ctx: {
@@ -246,7 +242,7 @@ export class SummaryBuilder {
         ),
       },
       topDisallowedHosts: byAgent((a) =>
-        this.hosts[a]!.top(TOP).map((t) => ({ origin: t.item, rows: t.count })),
+        this.hosts[a]!.top(TOP).map((t) => ({ origin: t.key, rows: t.count })),
       ),
       topRules: byAgent((a) => this.topRules(a)),
       topDisallowRules: byAgent((a) => this.topRules(a, false)),
@@ -265,6 +261,22 @@ export class SummaryBuilder {
       rowsPerSecond: ctx.wallMs > 0 ? Math.round((this.rowsWritten * 1000) / ctx.wallMs) : 0,
     };
   }
+}
+
+/**
+ * A rule's counter key. With the rule text: versions of one robots.txt (as of a time) hold other rules at
+ * the same line. Joined, so the key is one flat string, not a chain of pieces that keeps the message's
+ * origin and rule strings alive too. Neither an origin nor a robots.txt line holds a line feed.
+ */
+export function ruleKey(origin: string, line: number, rule: string): string {
+  return [origin, line, rule].join('\n');
+}
+
+/** The origin, line and rule a `ruleKey` was made of. */
+export function ruleOfKey(key: string): { origin: string; line: number; rule: string } {
+  const i = key.indexOf('\n');
+  const j = key.indexOf('\n', i + 1);
+  return { origin: key.slice(0, i), line: Number(key.slice(i + 1, j)), rule: key.slice(j + 1) };
 }
 
 /** What the summary says of an as-of run's settings. */

@@ -1,20 +1,28 @@
+/** The rows of a held value (rows × 2 + tag). */
+function rowsOf(v: number): number {
+  return Math.floor(v / 2);
+}
+
 /**
  * Counts keys and reports the largest counts with bounded memory: when more than 2×capacity keys are
  * held, only the top `capacity` are kept. A count is exact for a key that was never dropped; a key
  * dropped and seen again restarts, so its count is low by at most `dropBound` (the largest count ever
- * dropped). Counts are never over-reported; the summary says whether anything was dropped.
+ * dropped). Counts are never over-reported; the summary says whether anything was dropped. A key holds
+ * a number only (its count, and a one-bit tag the first add gave it): what it stands for is read back
+ * from the key, so that no object per key is kept (four agents' counters held ≈ 10k keys each).
  */
-export class TopCounter<T> {
-  private readonly counts = new Map<string, { item: T; n: number }>();
+export class TopCounter {
+  /** By key: rows × 2 + tag. */
+  private readonly counts = new Map<string, number>();
   /** Largest count ever dropped (0: every figure is exact). */
   dropBound = 0;
 
   constructor(private readonly capacity = 5000) {}
 
-  add(key: string, item: T, n: number): void {
-    const e = this.counts.get(key);
-    if (e !== undefined) e.n += n;
-    else this.counts.set(key, { item, n });
+  /** Adds `n` rows to `key`; a new key keeps `tag` (0 or 1) until it is dropped. */
+  add(key: string, n: number, tag: 0 | 1 = 0): void {
+    const v = this.counts.get(key);
+    this.counts.set(key, v === undefined ? n * 2 + tag : v + n * 2);
     if (this.counts.size > 2 * this.capacity) this.prune();
   }
 
@@ -27,29 +35,30 @@ export class TopCounter<T> {
     const n = this.counts.size;
     const values = new Float64Array(n);
     let i = 0;
-    for (const e of this.counts.values()) values[i++] = e.n;
+    for (const v of this.counts.values()) values[i++] = rowsOf(v);
     const cut = kthLargest(values, this.capacity);
     let above = 0;
-    for (const e of this.counts.values()) if (e.n > cut) above++;
+    for (const v of this.counts.values()) if (rowsOf(v) > cut) above++;
     let tiesKept = this.capacity - above;
-    for (const [key, e] of this.counts) {
-      if (e.n > cut) continue;
-      if (e.n === cut && tiesKept > 0) {
+    for (const [key, v] of this.counts) {
+      const rows = rowsOf(v);
+      if (rows > cut) continue;
+      if (rows === cut && tiesKept > 0) {
         tiesKept--;
         continue;
       }
-      if (e.n > this.dropBound) this.dropBound = e.n;
+      if (rows > this.dropBound) this.dropBound = rows;
       this.counts.delete(key);
     }
   }
 
-  /** The `k` largest, largest first (ties by key); with `keep`, the `k` largest of the items it keeps. */
-  top(k: number, keep?: (item: T) => boolean): { item: T; count: number }[] {
+  /** The `k` largest, largest first (ties by key); with `tag`, the `k` largest of the keys with that tag. */
+  top(k: number, tag?: 0 | 1): { key: string; count: number }[] {
     const entries = [...this.counts.entries()];
-    return (keep === undefined ? entries : entries.filter(([, e]) => keep(e.item)))
-      .sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1))
+    return (tag === undefined ? entries : entries.filter(([, v]) => v % 2 === tag))
+      .sort((a, b) => rowsOf(b[1]) - rowsOf(a[1]) || (a[0] < b[0] ? -1 : 1))
       .slice(0, k)
-      .map(([, e]) => ({ item: e.item, count: e.n }));
+      .map(([key, v]) => ({ key, count: rowsOf(v) }));
   }
 }
 

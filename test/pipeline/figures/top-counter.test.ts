@@ -4,26 +4,40 @@ import { TopCounter } from '../../../src/pipeline/figures/top-counter.js';
 
 describe('TopCounter', () => {
   it('is exact while it holds every key', () => {
-    const t = new TopCounter<string>(10);
+    const t = new TopCounter(10);
     for (const [k, n] of [
       ['a', 3],
       ['b', 5],
       ['a', 4],
       ['c', 1],
     ] as const)
-      t.add(k, k, n);
+      t.add(k, n);
     expect(t.top(2)).toEqual([
-      { item: 'a', count: 7 },
-      { item: 'b', count: 5 },
+      { key: 'a', count: 7 },
+      { key: 'b', count: 5 },
     ]);
     expect(t.dropBound).toBe(0);
   });
 
+  it('keeps the tag of a key and lists the keys of one tag', () => {
+    const t = new TopCounter(10);
+    t.add('allow', 2, 1);
+    t.add('deny', 3, 0);
+    t.add('allow', 5, 1);
+    t.add('other', 1, 1);
+    expect(t.top(10, 1)).toEqual([
+      { key: 'allow', count: 7 },
+      { key: 'other', count: 1 },
+    ]);
+    expect(t.top(10, 0)).toEqual([{ key: 'deny', count: 3 }]);
+    expect(t.top(1)).toEqual([{ key: 'allow', count: 7 }]);
+  });
+
   it('keeps memory bounded and the heavy hitters on top, with an error bound', () => {
-    const t = new TopCounter<string>(5);
-    for (let i = 0; i < 1000; i++) t.add(`k${i}`, `k${i}`, 1);
-    for (let r = 0; r < 50; r++) t.add('hot', 'hot', 10);
-    expect(t.top(1)[0]!.item).toBe('hot');
+    const t = new TopCounter(5);
+    for (let i = 0; i < 1000; i++) t.add(`k${i}`, 1);
+    for (let r = 0; r < 50; r++) t.add('hot', 10);
+    expect(t.top(1)[0]!.key).toBe('hot');
     expect(t.top(1)[0]!.count).toBeLessThanOrEqual(500);
     expect(t.top(1)[0]!.count).toBeGreaterThanOrEqual(500 - t.dropBound);
     expect(t.dropBound).toBeGreaterThan(0);
@@ -53,11 +67,11 @@ describe('TopCounter', () => {
         }),
         (capacity, raw) => {
           const adds = raw.map(([k, n]) => [`k${k}`, n] as [string, number]);
-          const t = new TopCounter<string>(capacity);
-          for (const [k, n] of adds) t.add(k, k, n);
+          const t = new TopCounter(capacity);
+          for (const [k, n] of adds) t.add(k, n);
           const want = model(capacity, adds);
           const all = t.top(1_000);
-          expect(new Map(all.map((e) => [e.item, e.count]))).toEqual(want.counts);
+          expect(new Map(all.map((e) => [e.key, e.count]))).toEqual(want.counts);
           expect(t.dropBound).toBe(want.dropBound);
         },
       ),
