@@ -23,6 +23,9 @@ const COMPILED_BYTES = 64;
 
 const IMPLICIT: Decision = Object.freeze({ allowed: true, verdict: 'allowed_implicit', line: 0, rule: '' });
 
+/** The decisions of a set none was asked of yet: empty, never written (see CompiledRuleSet.decisions). */
+const NO_DECISIONS: readonly (Decision | undefined)[] = Object.freeze([]);
+
 /**
  * The groups that apply to an agent key (ASCII lower-cased product token), as RobotsMatcher decides:
  * every group naming the agent; only when none does, every group with a `*` user-agent line. A group
@@ -54,8 +57,11 @@ export class CompiledRuleSet {
   /** Rank of the empty-pattern rule that decides when no pattern matches (the last rank), or -1. */
   readonly fallback: number;
   readonly byteSize: number;
-  /** Decision objects by rank, each made on first use (the pipeline only needs `decide`). */
-  readonly decisions: (Decision | undefined)[];
+  /**
+   * Decision objects by rank, each made on first use; NO_DECISIONS until the first. The pipeline only
+   * needs `decide`: an array per set sized by its rules, all holes, was ≈ 2 MiB of a worker's heap.
+   */
+  decisions: readonly (Decision | undefined)[] = NO_DECISIONS;
   private infos: RuleInfo[] | undefined;
 
   constructor(rules: readonly GroupRule[]) {
@@ -64,7 +70,6 @@ export class CompiledRuleSet {
       ordered.fallback === undefined ? ordered.infos : [...ordered.infos, ordered.fallback],
     );
     this.fallback = ordered.fallback === undefined ? -1 : ordered.infos.length;
-    this.decisions = new Array(this.facts.count);
     this.tiny = tinySlots(ordered);
     this.index =
       ordered.patterns.length === 0 || this.tiny !== undefined ? undefined : new RuleIndex(ordered);
@@ -93,7 +98,10 @@ export class CompiledRuleSet {
         line: this.facts.line(rank),
         rule: this.facts.rule(rank),
       });
-      this.decisions[rank] = d;
+      const made: (Decision | undefined)[] =
+        this.decisions === NO_DECISIONS ? new Array(this.facts.count) : (this.decisions as Decision[]);
+      made[rank] = d;
+      this.decisions = made;
     }
     return d;
   }
@@ -106,7 +114,7 @@ abstract class CompiledBase implements CompiledRules {
   private readonly set: CompiledRuleSet;
   private readonly facts: RuleFacts;
   /** The set's decisions, shared and filled on first use: one load less per explicit outcome. */
-  private readonly decisions: (Decision | undefined)[];
+  private decisions: readonly (Decision | undefined)[];
   /** What a path no pattern matches gets: the empty-pattern rule's rank, or -1 (see CompiledRuleSet). */
   protected readonly fallback: number;
 
@@ -158,12 +166,19 @@ abstract class CompiledBase implements CompiledRules {
 
   checkPath(pathAndQuery: string): Decision {
     const rank = this.decide(pathAndQuery);
-    return rank < 0 ? IMPLICIT : (this.decisions[rank] ?? this.set.decision(rank));
+    return rank < 0 ? IMPLICIT : (this.decisions[rank] ?? this.decisionAt(rank));
   }
 
   check(url: string): Decision {
     const rank = this.decideUrl(url);
-    return rank < 0 ? IMPLICIT : (this.decisions[rank] ?? this.set.decision(rank));
+    return rank < 0 ? IMPLICIT : (this.decisions[rank] ?? this.decisionAt(rank));
+  }
+
+  /** The set's decision, made now; the set's array of them is then this object's too (it may be new). */
+  private decisionAt(rank: number): Decision {
+    const d = this.set.decision(rank);
+    this.decisions = this.set.decisions;
+    return d;
   }
 
   static shareSet(a: CompiledBase, b: CompiledBase): boolean {

@@ -35,7 +35,8 @@ export function tinySlots(ordered: OrderedRules): TinySlot[] | undefined {
     const second = p.length >= 2 ? p.charCodeAt(1) : ANY_SECOND;
     slots.push({ p, m: second * 2 + (split.kind === PatternKind.Exact ? 1 : 0) });
   }
-  return slots;
+  // Exactly sized: a pushed-to array keeps room for 17 slots, kept as long as the set.
+  return slots.slice();
 }
 
 /** Whether the slot (prefix `p`, meta `m`) matches `s[start, start + len)`; `c1` is the path's second char. */

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toBinary } from '../../src/core/bytes.js';
-import { sameRuleSet, selectGroups } from '../../src/core/compile.js';
+import {
+  CompiledRuleSet,
+  compiledRules,
+  rulesOf,
+  sameRuleSet,
+  selectGroups,
+} from '../../src/core/compile.js';
 import { compileRobotsTxt, parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
 import { parseBinary } from '../../src/core/parse.js';
 import { matchPattern } from '../../src/core/pattern.js';
@@ -242,3 +248,25 @@ function brute(body: string, path: string): number {
   }
   return best?.line ?? 0;
 }
+
+describe('CompiledRuleSet decisions', () => {
+  it('makes no decision array until a decision is asked for, then one per set that its agents share', () => {
+    const groups = parseBinary('User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /c*d\n').groups;
+    const set = new CompiledRuleSet(rulesOf(groups));
+    const one = compiledRules('a', set);
+    const two = compiledRules('b', set);
+    expect(one.decide('/a/x')).toBeGreaterThanOrEqual(0);
+    expect(set.decisions).toHaveLength(0);
+    const d = one.checkPath('/a/x');
+    expect(d).toMatchObject({
+      allowed: false,
+      verdict: 'disallowed_explicit',
+      line: 2,
+      rule: 'Disallow: /a',
+    });
+    expect(set.decisions).toHaveLength(3);
+    expect(two.checkPath('/a/x')).toBe(d);
+    expect(one.check('https://h.example/a/b')).toBe(two.checkPath('/a/b'));
+    expect(set.decisions.filter((x) => x !== undefined)).toHaveLength(2);
+  });
+});
