@@ -26,7 +26,6 @@ export class ObservationStore {
   private readonly insertBody;
   private readonly lastId: Database.Statement;
   private readonly queueNew: Database.Statement;
-  private readonly addBatch: Database.Transaction<(captures: Capture[]) => number>;
   private readonly beginTx: Database.Statement;
   private readonly commitTx: Database.Statement;
   private readonly rollbackTx: Database.Statement;
@@ -53,14 +52,6 @@ export class ObservationStore {
     this.queueNew = db.prepare(
       'INSERT OR IGNORE INTO rebuild_queue (origin) SELECT origin FROM observations WHERE id > ? AND origin IS NOT NULL',
     );
-    this.addBatch = db.transaction((captures: Capture[]) => {
-      const before = this.lastId.get() as number;
-      this.added = 0;
-      for (const c of captures) this.addOne(c);
-      this.added += this.insertObs.write();
-      this.queueNew.run(before);
-      return this.added;
-    });
     this.beginTx = db.prepare('BEGIN IMMEDIATE');
     this.commitTx = db.prepare('COMMIT');
     this.rollbackTx = db.prepare('ROLLBACK');
@@ -139,7 +130,15 @@ export class ObservationStore {
 
   /** Stores captures in one transaction; returns how many were new (a capture already stored is skipped). */
   add(captures: Capture[]): number {
-    return captures.length === 0 ? 0 : this.addBatch.immediate(captures);
+    if (captures.length === 0) return 0;
+    this.begin();
+    try {
+      for (const c of captures) this.addOne(c);
+      return this.commit();
+    } catch (err) {
+      this.rollback();
+      throw err;
+    }
   }
 
   /** Rebuilds the versions of every queued origin, and of every origin a revisit or redirect may now settle. */
