@@ -83,33 +83,50 @@ function digits(s: string, from: number, to: number): number {
   return n;
 }
 
-/** `YYYY-MM-DDTHH:MM:SSZ` and `…SS.sssZ`, the form most logs write, without a regular expression; else NaN. */
-function canonicalUtc(v: string): number {
-  const n = v.length;
-  if ((n !== 20 && n !== 24) || v.charCodeAt(n - 1) !== 90 /* Z */ || v.charCodeAt(10) !== 84 /* T */) {
+/**
+ * `YYYY-MM-DDTHH:MM:SSZ` and `…SS.sssZ` at `v[at, end)`, the form most logs write, without a regular
+ * expression or a string of its own; else NaN.
+ */
+function canonicalUtc(v: string, at: number, end: number): number {
+  const n = end - at;
+  if (
+    (n !== 20 && n !== 24) ||
+    v.charCodeAt(end - 1) !== 90 /* Z */ ||
+    v.charCodeAt(at + 10) !== 84 /* T */
+  ) {
     return Number.NaN;
   }
   const dash = 45;
   const colon = 58;
-  if (v.charCodeAt(4) !== dash || v.charCodeAt(7) !== dash) return Number.NaN;
-  if (v.charCodeAt(13) !== colon || v.charCodeAt(16) !== colon) return Number.NaN;
-  const y = digits(v, 0, 4);
-  const mo = digits(v, 5, 7);
-  const d = digits(v, 8, 10);
-  const h = digits(v, 11, 13);
-  const mi = digits(v, 14, 16);
-  const s = digits(v, 17, 19);
-  const ms = n === 24 ? (v.charCodeAt(19) === 46 /* . */ ? digits(v, 20, 23) : -1) : 0;
+  if (v.charCodeAt(at + 4) !== dash || v.charCodeAt(at + 7) !== dash) return Number.NaN;
+  if (v.charCodeAt(at + 13) !== colon || v.charCodeAt(at + 16) !== colon) return Number.NaN;
+  const y = digits(v, at, at + 4);
+  const mo = digits(v, at + 5, at + 7);
+  const d = digits(v, at + 8, at + 10);
+  const h = digits(v, at + 11, at + 13);
+  const mi = digits(v, at + 14, at + 16);
+  const s = digits(v, at + 17, at + 19);
+  const ms = n === 24 ? (v.charCodeAt(at + 19) === 46 /* . */ ? digits(v, at + 20, at + 23) : -1) : 0;
   if (y < 0 || d < 0 || h < 0 || mi < 0 || s < 0 || s > 59 || ms < 0) return Number.NaN;
   return utc(y, mo, d, h, mi, s, ms);
 }
 
 /** The time a cell holds, in epoch milliseconds, or NaN. */
 export function parseTime(value: string, format: TimeFormat = 'auto'): number {
+  return parseTimeIn(value, 0, value.length, format);
+}
+
+/** The time the cell `s[start, end)` holds, in epoch milliseconds, or NaN; the common form costs no string. */
+export function parseTimeIn(s: string, start: number, end: number, format: TimeFormat = 'auto'): number {
   if (format === 'auto') {
-    const fast = canonicalUtc(value);
+    const fast = canonicalUtc(s, start, end);
     if (!Number.isNaN(fast)) return fast;
   }
+  return parseOther(start === 0 && end === s.length ? s : s.slice(start, end), format);
+}
+
+/** Every form but the canonical one (see parseTime). */
+function parseOther(value: string, format: TimeFormat): number {
   const v = value.trim();
   if (v === '') return Number.NaN;
   if (format !== 'auto') {

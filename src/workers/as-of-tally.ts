@@ -1,13 +1,16 @@
-import { parseTime } from '../rows/row-time.js';
+import { parseTimeIn } from '../rows/row-time.js';
 import { ageBucket } from './history.js';
 import type { OriginEntry, OriginStore, Pick } from './origin-store.js';
 import type { AsOfConfig, AsOfStats } from './protocol.js';
 import { AGE_BUCKET_DAYS } from './protocol.js';
 
-/** A row's time as of-time runs read it: the fixed `--as-of`, or its cell (NaN when unreadable). */
-export function rowTime(cfg: AsOfConfig, cell: string | undefined): number {
+/**
+ * A row's time as of-time runs read it: the fixed `--as-of`, or its cell `text[start, end)` (NaN when
+ * unreadable or absent: `text` undefined).
+ */
+export function rowTime(cfg: AsOfConfig, text: string | undefined, start: number, end: number): number {
   if (cfg.timeIndex < 0) return cfg.fixedTime;
-  return cell === undefined ? Number.NaN : parseTime(cell, cfg.timeFormat);
+  return text === undefined ? Number.NaN : parseTimeIn(text, start, end, cfg.timeFormat);
 }
 
 /** What rows' times picked: rows judged, `no_history` rows by reason, ages of the versions in force. */

@@ -83,7 +83,9 @@ export class BatchScanner {
         i,
         sp.aStart < 0 ? undefined : rows.value(sp.aStart, sp.aEnd),
         sp.bStart < 0 ? undefined : rows.value(sp.bStart, sp.bEnd),
-        sp.cStart < 0 ? undefined : text.slice(sp.cStart, sp.cEnd),
+        sp.cStart < 0 ? undefined : text,
+        sp.cStart,
+        sp.cEnd,
       );
     }
     this.scanQuoted(rows, scan, stamp);
@@ -104,11 +106,14 @@ export class BatchScanner {
       }
       const host = cfg.hostIndex < 0 ? undefined : utf8Of(fields[cfg.hostIndex]);
       const time = cfg.asOf == null || cfg.asOf.timeIndex < 0 ? undefined : fields[cfg.asOf.timeIndex];
-      this.judge(rows, scan, stamp, i, utf8Of(fields[cfg.urlIndex]), host, time);
+      this.judge(rows, scan, stamp, i, utf8Of(fields[cfg.urlIndex]), host, time, 0, time?.length ?? 0);
     }
   }
 
-  /** Row i's origin: known here (its entry), owned by a peer (sent there), or to install (collected). */
+  /**
+   * Row i's origin: known here (its entry), owned by a peer (sent there), or to install (collected).
+   * Its time cell (as of a time) is `timeText[timeStart, timeEnd)`: read in place, not as a string.
+   */
   private judge(
     rows: BatchRows,
     scan: BatchScan,
@@ -116,7 +121,9 @@ export class BatchScanner {
     i: number,
     url: string | undefined,
     host: string | undefined,
-    time?: string,
+    timeText: string | undefined,
+    timeStart: number,
+    timeEnd: number,
   ): void {
     if (url === undefined) {
       rows.codes[i] = 'missing_url';
@@ -135,7 +142,7 @@ export class BatchScanner {
     }
     const asOf = this.config.asOf;
     if (asOf != null) {
-      const t = rowTime(asOf, time);
+      const t = rowTime(asOf, timeText, timeStart, timeEnd);
       if (Number.isNaN(t)) {
         rows.codes[i] = 'bad_time';
         return;

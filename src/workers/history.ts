@@ -5,13 +5,19 @@ import { AGE_BUCKET_DAYS, type AsOfConfig, type WireVersion } from './protocol.j
 
 /** An origin's stored versions as of-time runs judge by: one entry per version, oldest first. */
 export interface History {
+  // Plain arrays of doubles: three typed arrays per origin weighed ≈ 600 bytes of object headers.
   /** When each version was first seen (epoch ms), ascending. */
-  from: Float64Array;
+  from: number[];
   /** When each was last seen before the next one (or until now, for the last). */
-  lastSeen: Float64Array;
+  lastSeen: number[];
   versions: OriginEntry[];
-  /** Per version: 1 when it is a redirect whose target was not found (no evidence of a policy). */
-  unresolved: Uint8Array;
+  /**
+   * Per version: 1 when it is a redirect whose target was not found (no evidence of a policy); null
+   * when no version is.
+   */
+  unresolved: number[] | null;
+  /** The latest unit-of-work stamp every version's rule set is held for (see versionEntryAt). */
+  held: number;
 }
 
 /** An origin's history from its stored versions (oldest first), each version's entry made by `entryOf`. */
@@ -19,30 +25,28 @@ export function buildHistory(
   list: readonly WireVersion[],
   entryOf: (w: WireVersion) => OriginEntry,
 ): History {
-  const n = list.length;
+  const unresolved = list.map((w) => (w.errorCode === 'ERR_REDIRECT_UNRESOLVED' ? 1 : 0));
   const history: History = {
-    from: new Float64Array(n),
-    lastSeen: new Float64Array(n),
-    versions: new Array<OriginEntry>(n),
-    unresolved: new Uint8Array(n),
+    from: list.map((w) => w.validFrom),
+    lastSeen: list.map((w) => w.lastSeen),
+    versions: [],
+    unresolved: unresolved.includes(1) ? unresolved : null,
+    held: -1,
   };
-  for (let v = 0; v < n; v++) {
-    const w = list[v]!;
-    history.from[v] = w.validFrom;
-    history.lastSeen[v] = w.lastSeen;
-    history.unresolved[v] = w.errorCode === 'ERR_REDIRECT_UNRESOLVED' ? 1 : 0;
+  history.versions = list.map((w, v) => {
     const e = entryOf(w);
     e.history = history;
     e.version = v;
-    history.versions[v] = e;
-  }
+    return e;
+  });
   return history;
 }
 
 /**
- * The entry of the version in force at `t`, with its rule sets and those a grace check may read stamped
- * for `stamp`; or why no version answers (`out` gets the reason and the version's age); or null when a
- * version it needs lost its compiled rules (the origin must then be asked for again).
+ * The entry of the version in force at `t`; or why no version answers (`out` gets the reason and the
+ * version's age); or null when one of the origin's versions lost its compiled rules (the origin must
+ * then be asked for again). Every version's rule set is held for `stamp` on the origin's first row of
+ * a unit of work, not per row: the row's own version and those a grace check reads are among them.
  */
 export function versionEntryAt(
   h: History,
@@ -51,6 +55,7 @@ export function versionEntryAt(
   cfg: AsOfConfig,
   out: Pick,
 ): OriginEntry | NoHistoryReason | null {
+  if (h.held < stamp && !holdAll(h, stamp)) return null;
   const v = pickVersion(h, t, cfg.maxAgeMs);
   if (typeof v === 'string') {
     out.reason = v;
@@ -59,13 +64,20 @@ export function versionEntryAt(
   }
   out.reason = null;
   out.ageMs = Math.max(0, t - h.lastSeen[v]!);
-  for (let u = v; u >= 0 && (u === v || h.from[u + 1]! > t - cfg.graceMs); u--) {
-    const slot = h.versions[u]!.slot;
+  return h.versions[v]!;
+}
+
+/** Holds every version's rule set for `stamp`; false when one was evicted. */
+function holdAll(h: History, stamp: number): boolean {
+  const versions = h.versions;
+  for (let u = 0; u < versions.length; u++) {
+    const slot = versions[u]!.slot;
     if (slot === null) continue;
-    if (slot.rules === null) return null;
+    if (slot.rules === null) return false;
     if (slot.used < stamp) slot.used = stamp;
   }
-  return h.versions[v]!;
+  h.held = stamp;
+  return true;
 }
 
 const DAY = 86_400_000;
@@ -103,8 +115,13 @@ export function pickVersion(h: History, t: number, maxAgeMs: number): number | N
   const v = versionAt(h, t);
   if (v < 0) return 'before_first_version';
   if (ageAt(h, v, t) > maxAgeMs) return 'too_old';
-  if (h.unresolved[v] === 1) return 'redirect_unresolved';
+  if (isUnresolved(h, v)) return 'redirect_unresolved';
   return v;
+}
+
+/** Whether version `v` is a redirect whose target was not found. */
+export function isUnresolved(h: History, v: number): boolean {
+  return h.unresolved !== null && h.unresolved[v] === 1;
 }
 
 function allows(e: OriginEntry, a: number, path: string): boolean {
@@ -127,7 +144,7 @@ export function allowedWithinGrace(
   path: string,
 ): boolean {
   for (let u = v - 1; u >= 0 && h.from[u + 1]! > t - graceMs; u--) {
-    if (h.unresolved[u] === 1) continue;
+    if (isUnresolved(h, u)) continue;
     const e = h.versions[u]!;
     if (e.slot !== null && e.slot.rules === null) continue;
     if (allows(e, a, path)) return true;

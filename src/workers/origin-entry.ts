@@ -56,6 +56,8 @@ export interface Pick {
 export interface EntryParts {
   texts: VerdictTexts;
   shared: SharedOrigins;
+  /** A version of an as-of origin: the origin entry's key and host strings, and its disallowed-row counters. */
+  origin?: { key: string; host: string; disallowed: number[] };
 }
 
 /**
@@ -70,16 +72,16 @@ export function newOriginEntry(
   fixedVerdict: number,
   fixed: { tail: string; full: string[] } | null,
   agents: number,
-  { texts, shared }: EntryParts,
+  { texts, shared, origin: own }: EntryParts,
 ): OriginEntry {
   const tail = fixed?.tail ?? texts.tailText(p.status, texts.evidenceOf(p));
   // The host is a slice of the batch text, and so may the key be (`--robots-dir` policies): copies keep
   // the batch from living as long as the origin. The host is then a slice of the key's copy.
-  const key = ownString(p.key);
+  const key = own?.key ?? ownString(p.key);
   const at = origin.scheme.length + 3;
-  const host = key.startsWith(origin.host, at)
-    ? key.slice(at, at + origin.host.length)
-    : ownString(origin.host);
+  const host =
+    own?.host ??
+    (key.startsWith(origin.host, at) ? key.slice(at, at + origin.host.length) : ownString(origin.host));
   const entry: OriginEntry = {
     key,
     scheme: origin.scheme,
@@ -96,7 +98,7 @@ export function newOriginEntry(
     disallowed:
       fixedVerdict >= 0 && fixedVerdict !== V_DISALLOWED_UNREACHABLE
         ? shared.noCounts
-        : new Array<number>(agents).fill(0),
+        : (own?.disallowed ?? new Array<number>(agents).fill(0)),
     ruleHits: slot === null ? shared.noHits : byLead(slot, (a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
     hitRules: null,
     served: 0,

@@ -1,7 +1,7 @@
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
 import { allowedWithinGrace, buildHistory, versionEntryAt } from './history.js';
-import { newOriginEntry, type OriginEntry, type Pick } from './origin-entry.js';
+import { type EntryParts, newOriginEntry, type OriginEntry, type Pick } from './origin-entry.js';
 import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import { type MissingProbe, SharedOrigins } from './shared-origins.js';
 import { stampCut } from './stamp-cut.js';
@@ -214,6 +214,7 @@ export class OriginStore {
     origin: { scheme: 'http' | 'https'; host: string; port: number },
     stamp: number,
     head: OriginEntry | undefined | null,
+    versionOf?: EntryParts['origin'],
   ): OriginEntry {
     let slot: CompiledSlot | null = null;
     let fixedVerdict = -1;
@@ -239,6 +240,7 @@ export class OriginStore {
     const entry = newOriginEntry(p, origin, stamp, slot, fixedVerdict, fixed, this.config.agents.length, {
       texts,
       shared: this.shared,
+      origin: versionOf,
     });
     return head === null ? entry : this.register(entry, origin, head);
   }
@@ -261,10 +263,17 @@ export class OriginStore {
     origin: { scheme: 'http' | 'https'; host: string; port: number },
     stamp: number,
   ): OriginEntry {
-    const history = buildHistory(p.history as WireVersion[], (w) => this.entryOf(w, origin, stamp, null));
     // The origin's own entry: nothing to match, only the versions to pick from.
     const entry = this.entryOf({ ...p, outcome: 'not_cached', history: undefined }, origin, stamp, null);
-    entry.history = history;
+    // Its versions share its names and one set of disallowed-row counters (reported once, per origin).
+    const own = {
+      key: entry.key,
+      host: entry.host,
+      disallowed: new Array<number>(this.config.agents.length).fill(0),
+    };
+    entry.history = buildHistory(p.history as WireVersion[], (w) =>
+      this.entryOf(w, origin, stamp, null, own),
+    );
     return entry;
   }
 

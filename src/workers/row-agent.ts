@@ -14,7 +14,7 @@ import {
   V_NOT_A_CRAWLER,
 } from '../rows/verdict-format.js';
 import type { CompiledSlot } from './compiled-rules.js';
-import type { History } from './history.js';
+import { type History, isUnresolved } from './history.js';
 import type { OriginEntry } from './origin-entry.js';
 import { OTHER_TOKEN, type RowAgentStats, type WorkerConfig } from './protocol.js';
 import { bytesText } from './verdict-texts.js';
@@ -106,7 +106,7 @@ export class RowAgents {
   private inGrace(h: History, v: number, t: number, agent: RowAgent, path: string): boolean {
     const graceMs = this.config.asOf!.graceMs;
     for (let u = v - 1; u >= 0 && h.from[u + 1]! > t - graceMs; u--) {
-      if (h.unresolved[u] === 1) continue;
+      if (isUnresolved(h, u)) continue;
       const e = h.versions[u]!;
       if (e.slot !== null && (e.slot.rules === null || e.slot.parsed === null)) continue;
       if (this.allows(e, agent, path)) return true;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTime } from '../../src/rows/row-time.js';
+import { parseTime, parseTimeIn } from '../../src/rows/row-time.js';
 
 const T = Date.UTC(2024, 0, 31, 23, 59, 59);
 
@@ -26,6 +26,23 @@ describe('parseTime', () => {
       '31 Jan 2024 23:59:59 GMT',
     ];
     for (const f of forms) expect(parseTime(f), f).toBe(T);
+  });
+
+  it('reads a cell in place within a longer text as it reads the cell alone', () => {
+    const cells = [
+      '2024-01-31T23:59:59Z',
+      '2024-01-31T23:59:59.123Z',
+      '2024-01-31T23:59:59.1x3Z',
+      ' 1706745599',
+      'x',
+    ];
+    for (const cell of cells) {
+      const text = `host,${cell},url`;
+      expect(parseTimeIn(text, 5, 5 + cell.length), cell).toBe(parseTime(cell));
+      // The text around the cell is not read: a canonical-looking end beyond it changes nothing.
+      expect(parseTimeIn(`${text}Z`, 5, 5 + cell.length), cell).toBe(parseTime(cell));
+    }
+    expect(parseTimeIn('1706745599', 0, 10, 'epoch-ms')).toBe(1706745599);
   });
 
   it('keeps fractions to the millisecond, and reads a date alone as its midnight UTC', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matchRow } from '../../src/workers/match-row.js';
 import { OriginStore } from '../../src/workers/origin-store.js';
-import type { WirePolicy } from '../../src/workers/protocol.js';
+import type { WirePolicy, WireVersion } from '../../src/workers/protocol.js';
 import { DirPolicySource } from '../../src/workers/robots-dir-reader.js';
 import { usedAfterGc } from '../helpers/heap.js';
 import { config } from './classify-fixtures.js';
@@ -65,6 +65,49 @@ describe('OriginStore', () => {
     }
     expect(store.originCount).toBe(40);
     expect(usedAfterGc() - base).toBeLessThan(4 * 1024 * 1024);
+  });
+
+  it('gives the versions of an as-of origin its names and one set of disallowed-row counters', () => {
+    const asOf = {
+      timeIndex: 0,
+      fixedTime: Number.NaN,
+      timeFormat: 'auto' as const,
+      graceMs: 0,
+      maxAgeMs: Infinity,
+    };
+    const store = new OriginStore(config({ asOf }));
+    const version = (body: string, validFrom: number): WireVersion => ({
+      ...policy(body),
+      validFrom,
+      lastSeen: validFrom,
+      source: 'fetch',
+      errorCode: '',
+    });
+    const bodies = [
+      'User-agent: *\nDisallow: /a\n',
+      'User-agent: *\nDisallow: /b\n',
+      'User-agent: *\nDisallow: /c\n',
+    ];
+    const p: WirePolicy = {
+      ...policy(bodies[2]!),
+      body: null,
+      history: bodies.map((b, i) => version(b, i * 100)),
+    };
+    const e = store.install(p, { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 }, 1);
+    const versions = e.history!.versions;
+    expect(versions).toHaveLength(3);
+    for (const v of versions) {
+      expect(v.key).toBe(e.key);
+      expect(v.host).toBe(e.host);
+      expect(v.disallowed).toBe(versions[0]!.disallowed);
+    }
+    const classes = new Uint8Array(1);
+    matchRow(store, versions[0]!, '/a', 1, classes, 0, 10);
+    matchRow(store, versions[1]!, '/b', 1, classes, 0, 110);
+    // Two versions judged rows of the origin: its disallowed rows are reported once, with both counted.
+    const dirty = store.drainDirty();
+    expect(dirty).toEqual([versions[0], versions[1]]);
+    expect(versions[0]!.disallowed).toEqual([2]);
   });
 
   it('stays within its origin budget when every origin has counters to report', () => {
