@@ -271,9 +271,18 @@ export class OriginStore {
       host: entry.host,
       disallowed: new Array<number>(this.config.agents.length).fill(0),
     };
-    entry.history = buildHistory(p.history as WireVersion[], (w) =>
+    const history = buildHistory(p.history as WireVersion[], (w) =>
       this.entryOf(w, origin, stamp, null, own),
     );
+    // Versions with one body (a change reverted) count rule hits together: one report per rule.
+    const hitsOf = new Map<CompiledSlot, OriginEntry['ruleHits']>();
+    for (const v of history.versions) {
+      if (v.slot === null) continue;
+      const first = hitsOf.get(v.slot);
+      if (first === undefined) hitsOf.set(v.slot, v.ruleHits);
+      else v.ruleHits = first;
+    }
+    entry.history = history;
     return entry;
   }
 

@@ -67,7 +67,7 @@ describe('OriginStore', () => {
     expect(usedAfterGc() - base).toBeLessThan(4 * 1024 * 1024);
   });
 
-  it('gives the versions of an as-of origin its names and one set of disallowed-row counters', () => {
+  it('gives the versions of an as-of origin its names, one set of disallowed-row counters, and one rule counter per body', () => {
     const asOf = {
       timeIndex: 0,
       fixedTime: Number.NaN,
@@ -83,10 +83,11 @@ describe('OriginStore', () => {
       source: 'fetch',
       errorCode: '',
     });
+    // The third version brings the first one's body back.
     const bodies = [
       'User-agent: *\nDisallow: /a\n',
       'User-agent: *\nDisallow: /b\n',
-      'User-agent: *\nDisallow: /c\n',
+      'User-agent: *\nDisallow: /a\n',
     ];
     const p: WirePolicy = {
       ...policy(bodies[2]!),
@@ -108,6 +109,12 @@ describe('OriginStore', () => {
     const dirty = store.drainDirty();
     expect(dirty).toEqual([versions[0], versions[1]]);
     expect(versions[0]!.disallowed).toEqual([2]);
+    // Versions with one body count their rule hits together; the others apart.
+    expect(versions[2]!.ruleHits).toBe(versions[0]!.ruleHits);
+    expect(versions[1]!.ruleHits).not.toBe(versions[0]!.ruleHits);
+    matchRow(store, versions[2]!, '/a', 1, classes, 0, 210);
+    expect(store.drainDirty()).toEqual([versions[2]]);
+    expect([...versions[0]!.ruleHits[0]!.drain()]).toEqual([[0, 2]]);
   });
 
   it('stays within its origin budget when every origin has counters to report', () => {
