@@ -16,8 +16,6 @@ export interface History {
    * when no version is.
    */
   unresolved: number[] | null;
-  /** The latest unit-of-work stamp every version's rule set is held for (see versionEntryAt). */
-  held: number;
 }
 
 /** An origin's history from its stored versions (oldest first), each version's entry made by `entryOf`. */
@@ -31,7 +29,6 @@ export function buildHistory(
     lastSeen: list.map((w) => w.lastSeen),
     versions: [],
     unresolved: unresolved.includes(1) ? unresolved : null,
-    held: -1,
   };
   history.versions = list.map((w, v) => {
     const e = entryOf(w);
@@ -43,10 +40,10 @@ export function buildHistory(
 }
 
 /**
- * The entry of the version in force at `t`; or why no version answers (`out` gets the reason and the
- * version's age); or null when one of the origin's versions lost its compiled rules (the origin must
- * then be asked for again). Every version's rule set is held for `stamp` on the origin's first row of
- * a unit of work, not per row: the row's own version and those a grace check reads are among them.
+ * The entry of the version in force at `t`, with its rule sets and those a grace check may read stamped
+ * for `stamp`; or why no version answers (`out` gets the reason and the version's age); or null when a
+ * version it needs lost its compiled rules (the origin must then be asked for again). Only those are
+ * stamped: holding every version of the origins in use made a tight compiled budget evict others.
  */
 export function versionEntryAt(
   h: History,
@@ -55,7 +52,6 @@ export function versionEntryAt(
   cfg: AsOfConfig,
   out: Pick,
 ): OriginEntry | NoHistoryReason | null {
-  if (h.held < stamp && !holdAll(h, stamp)) return null;
   const v = pickVersion(h, t, cfg.maxAgeMs);
   if (typeof v === 'string') {
     out.reason = v;
@@ -64,20 +60,13 @@ export function versionEntryAt(
   }
   out.reason = null;
   out.ageMs = Math.max(0, t - h.lastSeen[v]!);
-  return h.versions[v]!;
-}
-
-/** Holds every version's rule set for `stamp`; false when one was evicted. */
-function holdAll(h: History, stamp: number): boolean {
-  const versions = h.versions;
-  for (let u = 0; u < versions.length; u++) {
-    const slot = versions[u]!.slot;
+  for (let u = v; u >= 0 && (u === v || h.from[u + 1]! > t - cfg.graceMs); u--) {
+    const slot = h.versions[u]!.slot;
     if (slot === null) continue;
-    if (slot.rules === null) return false;
+    if (slot.rules === null) return null;
     if (slot.used < stamp) slot.used = stamp;
   }
-  h.held = stamp;
-  return true;
+  return h.versions[v]!;
 }
 
 const DAY = 86_400_000;

@@ -18,7 +18,6 @@ function history(from: number[], seenAfter: number[], unresolved: boolean[]): Hi
     lastSeen: from.map((f, i) => f + seenAfter[i]!),
     versions: [] as OriginEntry[],
     unresolved: unresolved.includes(true) ? unresolved.map((u) => (u ? 1 : 0)) : null,
-    held: -1,
   };
 }
 
@@ -56,7 +55,7 @@ describe('history', () => {
     ]);
   });
 
-  it('gives the entry in force, holds every version for the stamp once, and tells an evicted one', () => {
+  it('gives the entry in force, stamps its rule set and those within the grace, and tells an evicted one', () => {
     const versions = [0, 100, 200].map(
       (validFrom) => ({ validFrom, lastSeen: validFrom + 50, errorCode: '' }) as WireVersion,
     );
@@ -73,24 +72,20 @@ describe('history', () => {
       maxAgeMs: 1000,
     };
     const out: Pick = { reason: null, ageMs: 0 };
-    // The first row of a unit of work holds every version (a grace check may read any earlier one).
+    // Well after the change at 100: version 1 alone is stamped.
     expect(versionEntryAt(h, 180, 7, cfg, out)).toBe(h.versions[1]);
     expect(out).toEqual({ reason: null, ageMs: 30 });
-    expect(slots.map((x) => x.used)).toEqual([7, 7, 7]);
+    expect(slots.map((x) => x.used)).toEqual([0, 7, 0]);
+    // Within the grace after the change at 200: version 1 is stamped too (a grace check reads it).
     expect(versionEntryAt(h, 210, 8, cfg, out)).toBe(h.versions[2]);
-    expect(slots.map((x) => x.used)).toEqual([8, 8, 8]);
-    // A unit of work begun earlier and still in flight leaves the later stamp in place.
-    expect(versionEntryAt(h, 210, 6, cfg, out)).toBe(h.versions[2]);
-    expect(slots.map((x) => x.used)).toEqual([8, 8, 8]);
+    expect(slots.map((x) => x.used)).toEqual([0, 8, 8]);
     expect(versionEntryAt(h, -5, 9, cfg, out)).toBe('before_first_version');
     expect(out.reason).toBe('before_first_version');
     expect(versionEntryAt(h, 1300, 9, cfg, out)).toBe('too_old');
     expect(out.ageMs).toBe(1050);
-    // Once held for a stamp, its versions cannot be evicted while that unit is in flight: not checked again.
+    // A rule set the grace check needs was evicted: the origin must be asked for again.
     slots[1]!.rules = null;
-    expect(versionEntryAt(h, 260, 9, cfg, out)).toBe(h.versions[2]);
-    // A later unit finds the evicted rule set: the origin must be asked for again.
-    expect(versionEntryAt(h, 260, 10, cfg, out)).toBeNull();
-    expect(versionEntryAt(h, 10, 11, cfg, out)).toBeNull();
+    expect(versionEntryAt(h, 210, 10, cfg, out)).toBeNull();
+    expect(versionEntryAt(h, 260, 10, cfg, out)).toBe(h.versions[2]);
   });
 });
