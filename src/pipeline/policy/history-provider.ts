@@ -1,4 +1,3 @@
-import { toPolicy } from '../cache/cache-types.js';
 import { PolicyCache } from '../cache/policy-cache.js';
 import type { Options } from '../options.js';
 import type { HistoryProvider, PolicyVersion } from './history-source.js';
@@ -14,11 +13,30 @@ export function createHistoryProvider(options: Pick<Options, 'cache'>): HistoryP
   const cache = new PolicyCache(options.cache, { mustExist: true });
   return {
     async history(origin: Origin): Promise<PolicyVersion[]> {
-      return cache.history(originKey(origin)).map((v) => ({
-        policy: toPolicy(v, 'cache'),
-        validFrom: v.validFrom,
-        lastSeen: v.fetchedAt,
-        source: (v as { source?: string | null }).source ?? 'fetch',
+      const key = originKey(origin);
+      // Straight from the rows: the columns a row is judged by, no intermediate version object.
+      return cache.judgedHistory(key).map((r) => ({
+        policy: {
+          origin: key,
+          outcome: r.outcome,
+          source: 'cache',
+          robotsUrl: r.robots_url,
+          finalUrl: r.final_url,
+          status: r.status,
+          errorCode: r.error_code,
+          fetchedAt: r.fetched_at,
+          expiresAt: r.fetched_at,
+          body: r.body ?? null,
+          sha256: r.sha256,
+          bytes: r.body?.length ?? 0,
+          truncated: r.truncated === 1,
+          etag: null,
+          lastModified: null,
+          stale: false,
+        },
+        validFrom: r.valid_from,
+        lastSeen: r.fetched_at,
+        source: r.source ?? 'fetch',
       }));
     },
     async get(): Promise<Policy> {

@@ -28,9 +28,14 @@ export function toWire(key: string, p: Policy): WirePolicy {
     body: p.outcome === 'parsed' ? (p.body ?? new Uint8Array(0)) : null,
     sha256: p.outcome === 'parsed' ? p.sha256 : null,
     robotsUrl: p.finalUrl ?? p.robotsUrl,
-    fetchedAt: Number.isFinite(p.fetchedAt) && p.fetchedAt > 0 ? new Date(p.fetchedAt).toISOString() : '',
+    fetchedAt: wireTime(p.fetchedAt),
     truncated: p.truncated,
   };
+}
+
+/** An epoch-ms time as the wire carries it: ISO 8601, or '' when unknown. */
+function wireTime(ms: number): string {
+  return Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : '';
 }
 
 export interface BrokerStats {
@@ -160,12 +165,21 @@ export class PolicyBroker {
     this.stats.sources[source] = (this.stats.sources[source] ?? 0) + 1;
     const sent = new Set<string>();
     const history: WireVersion[] = versions.map((v) => {
+      const p = v.policy;
+      // One literal, not toWire's object spread into another: a history has an object per version.
       const w: WireVersion = {
-        ...toWire(key, v.policy),
+        key,
+        outcome: p.outcome,
+        status: statusText(p),
+        body: p.outcome === 'parsed' ? (p.body ?? new Uint8Array(0)) : null,
+        sha256: p.outcome === 'parsed' ? p.sha256 : null,
+        robotsUrl: p.finalUrl ?? p.robotsUrl,
+        fetchedAt: wireTime(p.fetchedAt),
+        truncated: p.truncated,
         validFrom: v.validFrom,
         lastSeen: v.lastSeen,
         source: v.source,
-        errorCode: v.policy.errorCode ?? '',
+        errorCode: p.errorCode ?? '',
       };
       // A body seen in an earlier version (a change reverted) is compiled from that one: sent once.
       if (w.sha256 !== null && w.body !== null) {
