@@ -2,9 +2,9 @@
 
 import { agentKey } from './agent.js';
 import { toBinary } from './bytes.js';
-import { rulesOf, selectGroups } from './compile.js';
+import { selectGroups } from './compile.js';
 import { parseBinary } from './parse.js';
-import { orderRules } from './rule-order.js';
+import { type OrderedRules, orderRules } from './rule-order.js';
 
 /** `full`: every path but /robots.txt is disallowed; `none`: no path is; `partial`: anything else. */
 export type AgentAccess = 'full' | 'partial' | 'none';
@@ -44,23 +44,18 @@ export function matchesSomePath(pattern: string): boolean {
   return (c === 47 || c === 42) && pattern !== ROBOTS_TXT_EXACT;
 }
 
-interface Ordered {
-  patterns: readonly string[];
-  infos: readonly { allowed: boolean; line: number; rule: string }[];
-}
-
 // `full` when a Disallow matching every path is longer than every Allow that can match a path (the
 // longest match decides, so that Disallow outranks each of them wherever they match). `none` when every
 // Disallow that can match a path is outranked wherever it matches: by an Allow with the same pattern
 // (Allow wins a tie) or by an Allow matching every path that is at least as long. Both tests are sound
 // but not complete: a file they cannot prove either way (`Disallow: /` with `Allow: /a` and
 // `Disallow: /a*`) is `partial`.
-export function accessOf(ordered: Ordered): AccessDecision {
-  const { patterns, infos } = ordered;
+export function accessOf(ordered: OrderedRules): AccessDecision {
+  const { patterns, facts } = ordered;
   // Decision order is longest first: the first match-all Disallow is the longest, earliest line on a tie.
   let closer = -1;
   for (let i = 0; i < patterns.length; i++) {
-    if (!infos[i]!.allowed && matchesEveryPath(patterns[i]!)) {
+    if (!facts.allowed(i) && matchesEveryPath(patterns[i]!)) {
       closer = i;
       break;
     }
@@ -69,26 +64,26 @@ export function accessOf(ordered: Ordered): AccessDecision {
     const length = patterns[closer]!.length;
     let opened = false;
     for (let i = 0; i < patterns.length && !opened; i++) {
-      opened = infos[i]!.allowed && patterns[i]!.length >= length && matchesSomePath(patterns[i]!);
+      opened = facts.allowed(i) && patterns[i]!.length >= length && matchesSomePath(patterns[i]!);
     }
-    if (!opened) return { access: 'full', line: infos[closer]!.line, rule: infos[closer]!.rule };
+    if (!opened) return { access: 'full', line: facts.line(closer), rule: facts.rule(closer) };
   }
   let longestOpener = -1;
   const allowPatterns = new Set<string>();
   for (let i = 0; i < patterns.length; i++) {
-    if (!infos[i]!.allowed) continue;
+    if (!facts.allowed(i)) continue;
     allowPatterns.add(patterns[i]!);
     if (matchesEveryPath(patterns[i]!)) longestOpener = Math.max(longestOpener, patterns[i]!.length);
   }
   let first = -1;
   for (let i = 0; i < patterns.length; i++) {
     const p = patterns[i]!;
-    if (infos[i]!.allowed || !matchesSomePath(p)) continue;
+    if (facts.allowed(i) || !matchesSomePath(p)) continue;
     if (allowPatterns.has(p) || longestOpener >= p.length) continue;
-    if (first < 0 || infos[i]!.line < infos[first]!.line) first = i;
+    if (first < 0 || facts.line(i) < facts.line(first)) first = i;
   }
   if (first < 0) return NONE;
-  return { access: 'partial', line: infos[first]!.line, rule: infos[first]!.rule };
+  return { access: 'partial', line: facts.line(first), rule: facts.rule(first) };
 }
 
 /**
@@ -105,7 +100,7 @@ export function agentAccess(body: string | Uint8Array, agents: readonly string[]
     const selection = specific ? groups.map((g) => parsed.groups.indexOf(g)).join(',') : '*';
     let decision = bySelection.get(selection);
     if (decision === undefined) {
-      const ordered = orderRules(rulesOf(groups));
+      const ordered = orderRules(groups);
       decision = ordered.patterns.length === 0 ? NONE : accessOf(ordered);
       bySelection.set(selection, decision);
     }

@@ -1,7 +1,7 @@
 // Compiling a parsed robots.txt for one agent: which groups apply, and the CompiledRules fast path.
 
-import type { Group, GroupRule } from './parse.js';
-import { RuleFacts } from './rule-facts.js';
+import type { Group } from './parse.js';
+import type { RuleFacts } from './rule-facts.js';
 import { decideIn, RuleIndex, type RuleTable } from './rule-index.js';
 import { orderRules } from './rule-order.js';
 import { type TinySlot, tinyHit, tinySlots, UNUSED_SLOT } from './tiny-rules.js';
@@ -40,12 +40,6 @@ export function selectGroups(
   return { specific: false, groups: groups.filter((g) => g.global) };
 }
 
-export function rulesOf(groups: readonly Group[]): GroupRule[] {
-  const out: GroupRule[] = [];
-  for (const g of groups) for (const r of g.rules) out.push(r);
-  return out;
-}
-
 /** Rules of one agent in decision order, in the layout that suits their number and shape. */
 export class CompiledRuleSet {
   /** Allowed, line and rule text by rank. */
@@ -64,12 +58,11 @@ export class CompiledRuleSet {
   decisions: readonly (Decision | undefined)[] = NO_DECISIONS;
   private infos: RuleInfo[] | undefined;
 
-  constructor(rules: readonly GroupRule[]) {
-    const ordered = orderRules(rules);
-    this.facts = new RuleFacts(
-      ordered.fallback === undefined ? ordered.infos : [...ordered.infos, ordered.fallback],
-    );
-    this.fallback = ordered.fallback === undefined ? -1 : ordered.infos.length;
+  /** The rules of `groups` (those selected for an agent), in file order. */
+  constructor(groups: readonly Group[]) {
+    const ordered = orderRules(groups);
+    this.facts = ordered.facts;
+    this.fallback = ordered.fallback;
     this.tiny = tinySlots(ordered);
     this.index =
       ordered.patterns.length === 0 || this.tiny !== undefined ? undefined : new RuleIndex(ordered);

@@ -88,6 +88,11 @@ export class Group {
     return (this.packed[3 * k]! & 1) === 1;
   }
 
+  /** Rule `k`'s 1-based line. */
+  lineAt(k: number): number {
+    return this.packed[3 * k]! >>> 1;
+  }
+
   valueStart(k: number): number {
     return this.packed[3 * k + 1]!;
   }

@@ -2,7 +2,7 @@
 
 import { agentKey, asciiLower, normalizeAgent } from './agent.js';
 import { isAscii, toBinary } from './bytes.js';
-import { CompiledRuleSet, compiledRules, rulesOf, selectGroups } from './compile.js';
+import { CompiledRuleSet, compiledRules, selectGroups } from './compile.js';
 import { DirectRules } from './direct-rules.js';
 import { type Group, type ParsedRobots, parseBinary } from './parse.js';
 import type { CompiledRules, Decision, RobotsRecord, RobotsTxt } from './types.js';
@@ -87,7 +87,7 @@ class Robots implements RobotsTxt {
     const selection = specific ? groups.map((g) => this.groups.indexOf(g)).join(',') : '*';
     let set = selection === this.firstSelection ? this.firstSet : this.setsBySelection?.get(selection);
     if (set === undefined) {
-      set = new CompiledRuleSet(rulesOf(groups));
+      set = new CompiledRuleSet(groups);
       if (this.firstSelection === undefined) {
         this.firstSelection = selection;
         this.firstSet = set;

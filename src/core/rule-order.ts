@@ -1,19 +1,28 @@
 // Decision order of an agent's rules: the first pattern in this order that matches a path decides.
 
+import { binaryToText, isAscii } from './bytes.js';
+import { escapePattern } from './escape.js';
+import type { Group } from './group.js';
 import { MAX_LINE_BYTES } from './lexer.js';
-import type { GroupRule } from './parse.js';
-import type { RuleInfo } from './types.js';
+import { DISALLOW_KEY, RuleFacts } from './rule-facts.js';
 
 /** The rules that take part in matching, in decision order (an Allow may contribute two patterns). */
 export interface OrderedRules {
   readonly patterns: string[];
-  readonly infos: RuleInfo[];
   /**
-   * The empty-pattern rule that decides when no pattern matches (it matches every path with priority 0,
-   * below any pattern), with `allowed: true`: an empty Disallow disallows nothing. Undefined when none.
+   * Allowed, line and text of each pattern's rule by rank; then, at rank `fallback`, the empty-pattern
+   * rule that decides when no pattern matches (it matches every path with priority 0, below any
+   * pattern), with allowed set: an empty Disallow disallows nothing.
    */
-  readonly fallback: RuleInfo | undefined;
+  readonly facts: RuleFacts;
+  /** The fallback's rank (`patterns.length`), or -1 when no rule has an empty pattern. */
+  readonly fallback: number;
 }
+
+/** Candidates of the compile being ordered; compiling runs one at a time on a thread, so one serves all. */
+let scratch = new Float64Array(96);
+/** Largest scratch kept between compiles (48 KiB): a file with 50,000 rules should not pin megabytes. */
+const SCRATCH_KEEP = 6 * 1024;
 
 /**
  * The patterns that can decide, in decision order. Priority is the escaped pattern's length. The empty
@@ -25,44 +34,105 @@ export interface OrderedRules {
  * Order: longest first; on a tie Allow first; then the earlier line (the reference keeps the first
  * line reaching a priority). So the first pattern that matches decides.
  */
-export function orderRules(rules: readonly GroupRule[]): OrderedRules {
-  const patterns: string[] = [];
-  const infos: RuleInfo[] = [];
-  let emptyAllow: RuleInfo | undefined;
-  let emptyDisallow: RuleInfo | undefined;
-  for (const r of rules) {
-    if (r.pattern.length === 0) {
-      if (r.allowed) emptyAllow ??= r.info;
-      else emptyDisallow ??= r.info;
-      continue;
-    }
-    patterns.push(r.pattern);
-    infos.push(r.info);
-    if (r.allowed) {
-      const slash = r.pattern.lastIndexOf('/');
-      if (slash >= 0 && r.pattern.startsWith('/index.htm', slash)) {
-        patterns.push(`${r.pattern.slice(0, slash + 1)}$`);
-        infos.push(r.info);
+export function orderRules(groups: readonly Group[]): OrderedRules {
+  let total = 0;
+  for (const g of groups) total += g.ruleCount;
+  // Each rule gives at most two candidates: [0, n) their sort keys, then from `at` each one's group
+  // index and rule index × 2 (+ 1 for an index.htm pattern). Nothing per candidate is allocated.
+  let keys = scratch;
+  if (keys.length < 6 * total) {
+    keys = new Float64Array(6 * total);
+    if (keys.length <= SCRATCH_KEEP) scratch = keys;
+  }
+  const at = 2 * total;
+  // Patterns that escaping changed, by candidate (none in a body without '%' or bytes above 0x7f).
+  let escaped: string[] | undefined;
+  // The fallback's group (-1: none yet) and rule.
+  let emptyGroup = -1;
+  let emptyRule = 0;
+  let emptyAllowed = false;
+  let n = 0;
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi]!;
+    const body = g.body;
+    for (let k = 0; k < g.ruleCount; k++) {
+      const allowed = g.allowedAt(k);
+      const vs = g.valueStart(k);
+      const ve = g.valueEnd(k);
+      // Escaping leaves an empty value empty and a non-empty one non-empty.
+      if (vs === ve) {
+        // The first empty Allow, else the first empty Disallow.
+        if (emptyGroup < 0 || (allowed && !emptyAllowed)) {
+          emptyGroup = gi;
+          emptyRule = k;
+          emptyAllowed = allowed;
+        }
+        continue;
       }
+      let pattern: string | undefined;
+      if (!g.plain) {
+        const raw = body.slice(vs, ve);
+        pattern = isAscii(raw) && raw.indexOf('%') < 0 ? raw : escapePattern(raw);
+        if (pattern !== raw) {
+          escaped ??= [];
+          escaped[n] = pattern;
+        }
+      }
+      const length = pattern === undefined ? ve - vs : pattern.length;
+      keys[n] = ((MAX_PATTERN - length) * 2 + (allowed ? 0 : 1)) * 2 ** 32 + n;
+      keys[at + 2 * n] = gi;
+      keys[at + 2 * n + 1] = 2 * k;
+      n++;
+      if (!allowed) continue;
+      const slash =
+        pattern === undefined ? indexHtmSlash(body, vs, ve) - vs : indexHtmSlash(pattern, 0, length);
+      if (slash < 0) continue;
+      if (pattern !== undefined && escaped?.[n - 1] === pattern) escaped[n] = pattern;
+      // The cut pattern keeps up to the last '/' and adds '$'; an Allow, so it sorts first on a tie.
+      keys[n] = (MAX_PATTERN - slash - 2) * 2 * 2 ** 32 + n;
+      keys[at + 2 * n] = gi;
+      keys[at + 2 * n + 1] = 2 * k + 1;
+      n++;
     }
   }
-  // Rules arrive in file order, so the position breaks ties by line; a numeric key sorts natively.
-  const n = patterns.length;
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const primary = (MAX_PATTERN - patterns[i]!.length) * 2 + (infos[i]!.allowed ? 0 : 1);
-    keys[i] = primary * 2 ** 32 + i;
+  // Candidates arrive in file order, so the position breaks ties by line; a numeric key sorts natively.
+  keys.subarray(0, n).sort();
+  const count = emptyGroup < 0 ? n : n + 1;
+  const patterns: string[] = new Array(n);
+  const texts: string[] = new Array(count);
+  const packed = new Int32Array(2 * count + 1);
+  let pos = 0;
+  for (let r = 0; r < n; r++) {
+    const c = keys[r]! % 2 ** 32;
+    const g = groups[keys[at + 2 * c]!]!;
+    const kk = keys[at + 2 * c + 1]!;
+    const k = kk >> 1;
+    const value = g.body.slice(g.valueStart(k), g.valueEnd(k));
+    let pattern = escaped?.[c] ?? value;
+    if ((kk & 1) === 1) pattern = `${pattern.slice(0, indexHtmSlash(pattern, 0, pattern.length) + 1)}$`;
+    const text = g.plain ? value : binaryToText(value);
+    patterns[r] = pattern;
+    texts[r] = text;
+    packed[r] = RuleFacts.word(g.allowedAt(k), g.lineAt(k), true);
+    packed[count + r] = pos;
+    pos += text.length;
   }
-  keys.sort();
-  const empty = emptyAllow ?? emptyDisallow;
-  const fallback = empty === undefined ? undefined : { ...empty, allowed: true };
-  const out: OrderedRules = { patterns: new Array(n), infos: new Array(n), fallback };
-  for (let k = 0; k < n; k++) {
-    const i = keys[k]! % 2 ** 32;
-    out.patterns[k] = patterns[i]!;
-    out.infos[k] = infos[i]!;
+  if (emptyGroup >= 0) {
+    const g = groups[emptyGroup]!;
+    // An empty Disallow allows as the fallback; its text keeps its own key.
+    texts[n] = emptyAllowed ? '' : DISALLOW_KEY;
+    packed[n] = RuleFacts.word(true, g.lineAt(emptyRule), emptyAllowed);
+    packed[count + n] = pos;
+    pos += texts[n]!.length;
   }
-  return out;
+  packed[2 * count] = pos;
+  return { patterns, facts: new RuleFacts(packed, texts.join('')), fallback: emptyGroup < 0 ? -1 : n };
+}
+
+/** Where the index.htm part of the Allow pattern `s[start, end)` starts (its last '/'), or -1. */
+function indexHtmSlash(s: string, start: number, end: number): number {
+  const slash = s.lastIndexOf('/', end - 1);
+  return slash >= start && slash + 10 <= end && s.startsWith('/index.htm', slash) ? slash : -1;
 }
 
 /** Longer than any pattern: a line keeps at most MAX_LINE_BYTES bytes, escaping at most triples them. */

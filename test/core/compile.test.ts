@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toBinary } from '../../src/core/bytes.js';
-import {
-  CompiledRuleSet,
-  compiledRules,
-  rulesOf,
-  sameRuleSet,
-  selectGroups,
-} from '../../src/core/compile.js';
+import { CompiledRuleSet, compiledRules, sameRuleSet, selectGroups } from '../../src/core/compile.js';
 import { compileRobotsTxt, parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
 import { parseBinary } from '../../src/core/parse.js';
 import { matchPattern } from '../../src/core/pattern.js';
@@ -252,7 +246,7 @@ function brute(body: string, path: string): number {
 describe('CompiledRuleSet decisions', () => {
   it('makes no decision array until a decision is asked for, then one per set that its agents share', () => {
     const groups = parseBinary('User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /c*d\n').groups;
-    const set = new CompiledRuleSet(rulesOf(groups));
+    const set = new CompiledRuleSet(groups);
     const one = compiledRules('a', set);
     const two = compiledRules('b', set);
     expect(one.decide('/a/x')).toBeGreaterThanOrEqual(0);

@@ -16,7 +16,7 @@ describe('RuleFacts', () => {
   it('gives back every rank exactly as packed, texts included (any Unicode)', () => {
     fc.assert(
       fc.property(fc.array(info, { maxLength: 60 }), (infos: RuleInfo[]) => {
-        const facts = new RuleFacts(infos);
+        const facts = RuleFacts.of(infos);
         expect(facts.count).toBe(infos.length);
         infos.forEach((x, r) => {
           expect(facts.info(r)).toEqual(x);
@@ -29,8 +29,8 @@ describe('RuleFacts', () => {
   });
 
   it('counts a text with a char above U+00FF at two bytes per char', () => {
-    const narrow = new RuleFacts([{ allowed: false, line: 1, rule: `Disallow: /${'é'.repeat(100)}` }]);
-    const wide = new RuleFacts([{ allowed: false, line: 1, rule: `Disallow: /${'€'.repeat(100)}` }]);
+    const narrow = RuleFacts.of([{ allowed: false, line: 1, rule: `Disallow: /${'é'.repeat(100)}` }]);
+    const wide = RuleFacts.of([{ allowed: false, line: 1, rule: `Disallow: /${'€'.repeat(100)}` }]);
     // Both texts are 101 chars once the `Disallow: ` key is left out; only the second needs two bytes a char.
     expect(wide.byteSize - narrow.byteSize).toBe(101);
   });

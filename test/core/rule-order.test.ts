@@ -1,44 +1,69 @@
 import { describe, expect, it } from 'vitest';
-import { GroupRule } from '../../src/core/parse.js';
 import { orderRules } from '../../src/core/rule-order.js';
-
-function rule(allowed: boolean, pattern: string, line: number): GroupRule {
-  return new GroupRule(allowed, line, pattern, pattern);
-}
+import { groupOf, linesOf, ruleSpec as rule } from '../helpers/rule-groups.js';
 
 describe('orderRules', () => {
   it('orders by length, then Allow before Disallow, then line; empty patterns become the fallback', () => {
-    const o = orderRules([
-      rule(false, '/ab', 1),
-      rule(true, '', 2),
-      rule(false, '/abc', 3),
-      rule(true, '/ab', 4),
-      rule(false, '/xy', 5),
-    ]);
+    const o = orderRules(
+      groupOf([
+        rule(false, '/ab', 1),
+        rule(true, '', 2),
+        rule(false, '/abc', 3),
+        rule(true, '/ab', 4),
+        rule(false, '/xy', 5),
+      ]),
+    );
     expect(o.patterns).toEqual(['/abc', '/ab', '/ab', '/xy']);
-    expect(o.infos.map((i) => i.line)).toEqual([3, 4, 1, 5]);
-    expect(o.fallback).toEqual({ allowed: true, line: 2, rule: 'Allow: ' });
+    expect(linesOf(o.facts)).toEqual([3, 4, 1, 5, 2]);
+    expect(o.fallback).toBe(4);
+    expect(o.facts.info(4)).toEqual({ allowed: true, line: 2, rule: 'Allow: ' });
   });
 
   // robots.cc RobotsMatcher (commit c8ac4b1d): an empty pattern matches with priority 0; a later equal
   // priority does not replace the first; matching_line() takes the Allow on a tie; disallow() needs > 0.
   it('takes the first empty Allow, else the first empty Disallow, as an allowing fallback', () => {
-    const disallowOnly = orderRules([rule(false, '', 3), rule(false, '/x', 4), rule(false, '', 6)]);
-    expect(disallowOnly.fallback).toEqual({ allowed: true, line: 3, rule: 'Disallow: ' });
-    const both = orderRules([rule(false, '', 2), rule(true, '', 5), rule(true, '', 7)]);
-    expect(both.fallback).toEqual({ allowed: true, line: 5, rule: 'Allow: ' });
+    const disallowOnly = orderRules(groupOf([rule(false, '', 3), rule(false, '/x', 4), rule(false, '', 6)]));
+    expect(disallowOnly.facts.info(disallowOnly.fallback)).toEqual({
+      allowed: true,
+      line: 3,
+      rule: 'Disallow: ',
+    });
+    const both = orderRules(groupOf([rule(false, '', 2), rule(true, '', 5), rule(true, '', 7)]));
+    expect(both.fallback).toBe(0);
+    expect(both.facts.info(0)).toEqual({ allowed: true, line: 5, rule: 'Allow: ' });
     expect(both.patterns).toEqual([]);
-    expect(orderRules([rule(false, '/x', 1)]).fallback).toBeUndefined();
+    expect(orderRules(groupOf([rule(false, '/x', 1)])).fallback).toBe(-1);
   });
 
   it('adds the index.htm rule for Allow only, on the same line, after the full pattern', () => {
-    const o = orderRules([
-      rule(true, '/d/index.html', 7),
-      rule(false, '/e/index.htm', 8),
-      rule(true, '/index.htmx/a', 9),
-    ]);
+    const o = orderRules(
+      groupOf([
+        rule(true, '/d/index.html', 7),
+        rule(false, '/e/index.htm', 8),
+        rule(true, '/index.htmx/a', 9),
+      ]),
+    );
     // '/index.htmx/a': its last '/' starts "/a", so no extra pattern.
     expect(o.patterns).toEqual(['/d/index.html', '/index.htmx/a', '/e/index.htm', '/d/$']);
-    expect(o.infos.map((i) => i.line)).toEqual([7, 9, 8, 7]);
+    expect(linesOf(o.facts)).toEqual([7, 9, 8, 7]);
+    expect(o.facts.rule(3)).toBe('Allow: /d/index.html');
+  });
+
+  it('matches escaped patterns and reports the rules as written (UTF-8 decoded)', () => {
+    // 'é' as its UTF-8 bytes, and a lower-case escape: both change when escaped.
+    const o = orderRules(
+      groupOf([
+        rule(false, '/\xc3\xa9', 1),
+        rule(true, '/%2f/\xc3\xa9/index.htm', 2),
+        rule(false, '/plain', 3),
+        rule(false, '', 4),
+      ]),
+    );
+    expect(o.patterns).toEqual(['/%2F/%C3%A9/index.htm', '/%2F/%C3%A9/$', '/%C3%A9', '/plain']);
+    expect(linesOf(o.facts)).toEqual([2, 2, 1, 3, 4]);
+    expect(o.facts.rule(0)).toBe('Allow: /%2f/é/index.htm');
+    expect(o.facts.rule(1)).toBe('Allow: /%2f/é/index.htm');
+    expect(o.facts.rule(2)).toBe('Disallow: /é');
+    expect(o.facts.info(4)).toEqual({ allowed: true, line: 4, rule: 'Disallow: ' });
   });
 });

@@ -1,31 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CompiledRuleSet, compiledRules } from '../../src/core/compile.js';
-import { GroupRule } from '../../src/core/parse.js';
 import { matchPattern } from '../../src/core/pattern.js';
 import { orderRules } from '../../src/core/rule-order.js';
 import { TINY_MAX, tinyHit, tinySlots } from '../../src/core/tiny-rules.js';
-
-function rule(allowed: boolean, pattern: string, line: number): GroupRule {
-  return new GroupRule(allowed, line, pattern, pattern);
-}
+import { groupOf, ruleSpec as rule } from '../helpers/rule-groups.js';
 
 /** Hit test of one slot on a whole path (the second char is what the compiled set passes). */
 function hit(path: string, pattern: string): boolean {
-  const slot = tinySlots(orderRules([rule(false, pattern, 1)]))![0]!;
+  const slot = tinySlots(orderRules(groupOf([rule(false, pattern, 1)])))![0]!;
   return tinyHit(path, 0, path.length, path.length > 1 ? path.charCodeAt(1) : -1, slot.p, slot.m);
 }
 
 describe('tinySlots', () => {
   it('takes 1 to TINY_MAX prefix or exact patterns, in decision order', () => {
-    const o = orderRules([rule(false, '/a', 1), rule(true, '/a/b$', 2)]);
+    const o = orderRules(groupOf([rule(false, '/a', 1), rule(true, '/a/b$', 2)]));
     expect(tinySlots(o)?.map((s) => s.p)).toEqual(['/a/b', '/a']);
-    expect(tinySlots(orderRules([]))).toBeUndefined();
+    expect(tinySlots(orderRules(groupOf([])))).toBeUndefined();
     const many = Array.from({ length: TINY_MAX + 1 }, (_, i) => rule(false, `/p${i}`, i + 1));
-    expect(tinySlots(orderRules(many))).toBeUndefined();
-    expect(tinySlots(orderRules([rule(false, '/a', 1), rule(false, '/*.pdf', 2)]))).toBeUndefined();
+    expect(tinySlots(orderRules(groupOf(many)))).toBeUndefined();
+    expect(tinySlots(orderRules(groupOf([rule(false, '/a', 1), rule(false, '/*.pdf', 2)])))).toBeUndefined();
     // An Allow of …/index.html adds an exact pattern: two slots from one line.
-    expect(tinySlots(orderRules([rule(true, '/d/index.html', 1)]))?.map((s) => s.p)).toEqual([
+    expect(tinySlots(orderRules(groupOf([rule(true, '/d/index.html', 1)])))?.map((s) => s.p)).toEqual([
       '/d/index.html',
       '/d/',
     ]);
@@ -62,8 +58,8 @@ describe('CompiledRules with a tiny set', () => {
         fc.array(path, { maxLength: 10 }),
         (spec, paths) => {
           const rules = spec.map(([a, p], i) => rule(a, p, i + 1));
-          const o = orderRules(rules);
-          const set = new CompiledRuleSet(rules);
+          const o = orderRules(groupOf(rules));
+          const set = new CompiledRuleSet(groupOf(rules));
           if (o.patterns.length <= TINY_MAX) expect(set.tiny).toBeDefined();
           const compiled = compiledRules('a', set);
           for (const parts of paths) {
@@ -79,7 +75,7 @@ describe('CompiledRules with a tiny set', () => {
   });
 
   it('matches a URL in place: the fragment is not part of the path', () => {
-    const set = new CompiledRuleSet([rule(false, '/a$', 1), rule(true, '/b', 2)]);
+    const set = new CompiledRuleSet(groupOf([rule(false, '/a$', 1), rule(true, '/b', 2)]));
     const compiled = compiledRules('a', set);
     expect(compiled.check('https://h/a#x')).toMatchObject({ allowed: false, line: 1 });
     expect(compiled.check('https://h/a?x')).toMatchObject({ verdict: 'allowed_implicit' });
