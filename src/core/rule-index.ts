@@ -4,7 +4,21 @@
 
 import { ownString } from './bytes.js';
 import { matchPieces, PatternKind, splitPattern } from './pattern.js';
-import { type BuildNode, buildTrie, computeMinRank } from './radix-trie.js';
+import {
+  CHILDREN,
+  DEPTH,
+  FIRST_CHILD,
+  FIRST_EXACT,
+  FIRST_PREFIX,
+  FIRST_WILD,
+  LABEL,
+  MIN_RANK,
+  NEXT,
+  NONE,
+  RadixTrie,
+  SLOT,
+  WILDS,
+} from './radix-trie.js';
 import type { OrderedRules } from './rule-order.js';
 
 /** Nodes with at least this many children get a 128-entry table instead of a sorted edge list. */
@@ -142,8 +156,7 @@ export class RuleIndex implements RuleTable {
     const split = splitAll(ordered.patterns);
     this.pieces = split.pieces;
     this.lead = leadChars(split.prefixes);
-    const order = computeMinRank(buildTrie(split.prefixes, split.kinds, n));
-    this.t = this.layOut(order, split);
+    this.t = this.layOut(new RadixTrie(split.prefixes, split.kinds, n), split);
     let bytes = OBJECT_BYTES * (2 + this.pieces.length + this.filters.length) + this.t.byteLength;
     for (const p of this.pieces) bytes += p.length;
     // A compiled RegExp keeps its source, bytecode and native code: a few times its source.
@@ -152,39 +165,50 @@ export class RuleIndex implements RuleTable {
   }
 
   /** The table: every trie node's block, parents first (see HEAD_SIZE). */
-  private layOut(order: readonly BuildNode[], split: SplitRules): Int32Array {
-    for (const b of order) for (const c of b.children) c.labelLen = c.depth - b.depth - 1;
+  private layOut(trie: RadixTrie, split: SplitRules): Int32Array {
+    const { nodes, order } = trie;
+    for (let i = 0; i < trie.size; i++) {
+      const b = order[i]!;
+      for (let c = nodes[b + FIRST_CHILD]!; c !== NONE; c = nodes[c + NEXT]!) {
+        nodes[c + LABEL] = nodes[c + DEPTH]! - nodes[b + DEPTH]! - 1;
+      }
+    }
     let size = 0;
-    for (const b of order) {
-      b.slot = size;
-      size += HEAD_SIZE + ((b.labelLen + 3) >> 2);
-      if (b.children.length === 0 && b.wild.length === 0) continue;
-      const edges = b.children.length >= DENSE_MIN_CHILDREN ? 128 : 2 * b.children.length;
-      size += INNER_SIZE + b.wild.length * WILD_SIZE + edges;
+    for (let i = 0; i < trie.size; i++) {
+      const b = order[i]!;
+      nodes[b + SLOT] = size;
+      size += HEAD_SIZE + ((nodes[b + LABEL]! + 3) >> 2);
+      const children = nodes[b + CHILDREN]!;
+      if (children === 0 && nodes[b + WILDS] === 0) continue;
+      const edges = children >= DENSE_MIN_CHILDREN ? 128 : 2 * children;
+      size += INNER_SIZE + nodes[b + WILDS]! * WILD_SIZE + edges;
     }
     const t = new Int32Array(size);
-    for (const b of order) {
-      const o = b.slot;
-      const inner = b.children.length > 0 || b.wild.length > 0;
-      t[o] = b.minRank;
-      t[o + 1] = b.firstPrefix;
-      t[o + 2] = b.firstExact;
-      t[o + 3] = b.labelLen | (inner ? INNER : 0);
-      const parentDepth = b.depth - b.labelLen - 1;
-      for (let i = 0; i < b.labelLen; i++) {
-        t[o + HEAD_SIZE + (i >> 2)]! |= (b.key.charCodeAt(parentDepth + 1 + i) & 0xff) << ((i & 3) << 3);
+    for (let i = 0; i < trie.size; i++) {
+      const b = order[i]!;
+      const o = nodes[b + SLOT]!;
+      const labelLen = nodes[b + LABEL]!;
+      const inner = nodes[b + CHILDREN]! > 0 || nodes[b + WILDS]! > 0;
+      t[o] = nodes[b + MIN_RANK]!;
+      t[o + 1] = nodes[b + FIRST_PREFIX]!;
+      t[o + 2] = nodes[b + FIRST_EXACT]!;
+      t[o + 3] = labelLen | (inner ? INNER : 0);
+      const from = nodes[b + DEPTH]! - labelLen;
+      for (let i = 0; i < labelLen; i++) {
+        t[o + HEAD_SIZE + (i >> 2)]! |= (trie.charAt(b, from + i) & 0xff) << ((i & 3) << 3);
       }
-      if (inner) this.layOutInner(t, b, o + HEAD_SIZE + ((b.labelLen + 3) >> 2), split);
+      if (inner) this.layOutInner(t, trie, b, o + HEAD_SIZE + ((labelLen + 3) >> 2), split);
     }
     return t;
   }
 
   /** An inner node's part from `x`: its wildcard list, then its edges. */
-  private layOutInner(t: Int32Array, b: BuildNode, x: number, split: SplitRules): void {
+  private layOutInner(t: Int32Array, trie: RadixTrie, b: number, x: number, split: SplitRules): void {
     const { pieces, from, anchored } = split;
+    const { nodes, wildNext } = trie;
     let pos = x + INNER_SIZE;
     let minTail = NO_TAIL;
-    for (const r of b.wild) {
+    for (let r = nodes[b + FIRST_WILD]!; r !== NONE; r = wildNext[r]!) {
       const first = from[r]!;
       const last = split.pieceEnd(r);
       let tail = 0;
@@ -203,30 +227,31 @@ export class RuleIndex implements RuleTable {
     }
     t[x] = pos;
     t[x + 1] = minTail;
-    if (b.children.length >= DENSE_MIN_CHILDREN) {
+    const depth = nodes[b + DEPTH]!;
+    if (nodes[b + CHILDREN]! >= DENSE_MIN_CHILDREN) {
       t.fill(NO_NODE, pos, pos + 128);
-      for (const c of b.children) {
-        const ch = c.key.charCodeAt(b.depth);
-        if (ch < 128) t[pos + ch] = c.slot; // patterns are ASCII once escaped
+      for (let c = nodes[b + FIRST_CHILD]!; c !== NONE; c = nodes[c + NEXT]!) {
+        const ch = trie.charAt(c, depth);
+        if (ch < 128) t[pos + ch] = nodes[c + SLOT]!; // patterns are ASCII once escaped
       }
       t[x + 2] = DENSE;
     } else {
-      // Children were added in key order, so the edge list is sorted by char.
-      for (const c of b.children) {
-        t[pos++] = c.key.charCodeAt(b.depth);
-        t[pos++] = c.slot;
+      // Children are linked in key order, so the edge list is sorted by char.
+      for (let c = nodes[b + FIRST_CHILD]!; c !== NONE; c = nodes[c + NEXT]!) {
+        t[pos++] = trie.charAt(c, depth);
+        t[pos++] = nodes[c + SLOT]!;
       }
       t[x + 2] = pos;
     }
-    t[x + 3] = this.filterOf(b.wild, from, split.pieceEnd);
+    t[x + 3] = this.filterOf(trie, b, from, split.pieceEnd);
   }
 
   /** Index of a new filter for a node's wildcard rules, or NO_FILTER (too few, or one has no piece). */
-  private filterOf(wild: readonly number[], from: Int32Array, pieceEnd: (r: number) => number): number {
-    if (wild.length < FILTER_MIN_WILD) return NO_FILTER;
+  private filterOf(trie: RadixTrie, b: number, from: Int32Array, pieceEnd: (r: number) => number): number {
+    if (trie.nodes[b + WILDS]! < FILTER_MIN_WILD) return NO_FILTER;
     const keys: string[] = [];
     let size = 0;
-    for (const r of wild) {
+    for (let r = trie.nodes[b + FIRST_WILD]!; r !== NONE; r = trie.wildNext[r]!) {
       const longest = this.pieces[longestPiece(this.pieces, from[r]!, pieceEnd(r))]!;
       if (longest.length === 0) return NO_FILTER;
       size += 2 * longest.length + 1; // escaping at most doubles a piece
