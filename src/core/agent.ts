@@ -26,9 +26,40 @@ function isTokenChar(c: number): boolean {
 
 /** The reference's ExtractUserAgent: the leading run of [a-zA-Z_-] of a user-agent value. */
 export function extractProductToken(value: string): string {
-  let end = 0;
-  while (end < value.length && isTokenChar(value.charCodeAt(end))) end++;
+  const end = productTokenEnd(value, 0, value.length);
   return end === value.length ? value : value.slice(0, end);
+}
+
+/** Where the product token of the user-agent value `s[start, end)` ends. */
+function productTokenEnd(s: string, start: number, end: number): number {
+  let i = start;
+  while (i < end && isTokenChar(s.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * The agent key among `keys` (ASCII lower case) that the product token of the user-agent value
+ * `s[start, end)` is, or undefined; compared in place, so no token string is made.
+ */
+export function keyOfAgentValue(
+  s: string,
+  start: number,
+  end: number,
+  keys: readonly string[],
+): string | undefined {
+  const length = productTokenEnd(s, start, end) - start;
+  for (const key of keys) {
+    if (key.length !== length) continue;
+    let j = 0;
+    while (j < length) {
+      const c = s.charCodeAt(start + j);
+      // Token chars are ASCII letters, '-' and '_': only A–Z change when lower-cased.
+      if ((c >= 65 && c <= 90 ? c + 32 : c) !== key.charCodeAt(j)) break;
+      j++;
+    }
+    if (j === length) return key;
+  }
+  return undefined;
 }
 
 /** C isspace in the "C" locale. */
@@ -38,7 +69,12 @@ function isCSpace(c: number): boolean {
 
 /** Google-specific: `*`, or `*` followed by whitespace and anything, names every crawler. */
 export function isGlobalAgent(value: string): boolean {
+  return isGlobalAgentAt(value, 0, value.length);
+}
+
+/** `isGlobalAgent` on the value `s[start, end)`. */
+export function isGlobalAgentAt(s: string, start: number, end: number): boolean {
   return (
-    value.length >= 1 && value.charCodeAt(0) === 42 && (value.length === 1 || isCSpace(value.charCodeAt(1)))
+    end > start && s.charCodeAt(start) === 42 && (end - start === 1 || isCSpace(s.charCodeAt(start + 1)))
   );
 }

@@ -1,7 +1,7 @@
 // Builds groups, sitemaps and other records from the lexed lines, with the reference's group semantics
 // (RobotsMatcher::HandleUserAgent/HandleAllow/HandleDisallow).
 
-import { extractProductToken, isGlobalAgent } from './agent.js';
+import { extractProductToken, isGlobalAgent, isGlobalAgentAt, keyOfAgentValue } from './agent.js';
 import { binaryToText, isAscii } from './bytes.js';
 import { Group } from './group.js';
 import { KeyKind, lexRobots } from './lexer.js';
@@ -30,8 +30,10 @@ function isCrawlDelayKey(key: string): boolean {
 
 /**
  * Parses a binary string (one char per byte). Total: never throws. With `onlyFor` (agent keys, ASCII
- * lower case), the rules of a group that names none of them and not `*` are not kept (its tokens are):
- * those groups cannot be selected for these agents, and most of a file's rules are often theirs.
+ * lower case), only what selecting and compiling these agents' rules needs is kept: groups keep only the
+ * tokens among `onlyFor`, a group that names none of them and not `*` keeps no rules (it cannot be
+ * selected for these agents, and most of a file's rules are often theirs), and sitemaps, other records
+ * and crawl-delays are not collected.
  * `ascii` tells that no char is above 0x7f (then no value needs decoding or escaping for it).
  */
 export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAscii(s)): ParsedRobots {
@@ -57,6 +59,14 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
           seenSeparator = false;
           keep = undefined;
         }
+        if (onlyFor !== undefined) {
+          if (isGlobalAgentAt(s, vs, ve)) current.global = true;
+          else {
+            const key = keyOfAgentValue(s, vs, ve, onlyFor);
+            if (key !== undefined) current.tokens.push(key);
+          }
+          return;
+        }
         const value = s.slice(vs, ve);
         if (isGlobalAgent(value)) current.global = true;
         // The token is [a-zA-Z_-]* by construction, so toLowerCase is ASCII-only here.
@@ -68,16 +78,18 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
         if (current === undefined) return; // rules before any user-agent line are ignored
         seenSeparator = true;
         // A group's user-agent lines all come before its first rule: decide once per group.
-        keep ??= onlyFor === undefined || current.global || current.tokens.some((t) => onlyFor.includes(t));
+        // With onlyFor, every token kept is one of its keys.
+        keep ??= onlyFor === undefined || current.global || current.tokens.length > 0;
         if (!keep) return;
         current.addRule(kind === KeyKind.Allow, line, vs, ve);
         return;
       }
       case KeyKind.Sitemap: {
-        if (ve > vs) sitemaps.push(text(vs, ve));
+        if (ve > vs && onlyFor === undefined) sitemaps.push(text(vs, ve));
         return;
       }
       default: {
+        if (onlyFor !== undefined) return;
         const key = text(ks, ke);
         const value = text(vs, ve);
         records.push({ line, key, value });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { asciiLower, extractProductToken, isGlobalAgent, normalizeAgent } from '../../src/core/agent.js';
+import {
+  asciiLower,
+  extractProductToken,
+  isGlobalAgent,
+  isGlobalAgentAt,
+  keyOfAgentValue,
+  normalizeAgent,
+} from '../../src/core/agent.js';
 
 describe('normalizeAgent', () => {
   it('drops a /version suffix and surrounding whitespace', () => {
@@ -41,5 +48,27 @@ describe('asciiLower', () => {
     // U+212A KELVIN SIGN lower-cases to ASCII 'k' in Unicode; the reference does not fold it.
     expect(asciiLower('\u212Aey')).toBe('\u212Aey');
     expect(asciiLower('ÄB')).toBe('Äb');
+  });
+});
+
+describe('keyOfAgentValue', () => {
+  const keys = ['googlebot', 'googlebot-image', 'k', ''];
+  const key = (line: string) => keyOfAgentValue(`x:${line}#`, 2, line.length + 2, keys);
+
+  it('finds the key the value’s product token is, ignoring ASCII case, in place', () => {
+    expect(key('GoogleBot/2.1 (+http://x)')).toBe('googlebot');
+    expect(key('Googlebot-Image')).toBe('googlebot-image');
+    expect(key('K')).toBe('k');
+    expect(key('/1.0')).toBe('');
+    expect(key('Googlebo')).toBeUndefined();
+    expect(key('Googlebot_x')).toBeUndefined();
+    // Only ASCII folds: U+212A KELVIN SIGN is not 'k', and the token stops before it.
+    expect(key('\u212A')).toBe('');
+    expect(keyOfAgentValue('Bingbot', 0, 7, keys)).toBeUndefined();
+  });
+
+  it('agrees with isGlobalAgent on a value in place', () => {
+    for (const v of ['*', '* x', '*\t', '*x', 'x*', ''])
+      expect(isGlobalAgentAt(`:${v}:`, 1, v.length + 1)).toBe(isGlobalAgent(v));
   });
 });

@@ -158,16 +158,20 @@ describe('compileRobotsTxt', () => {
     );
   });
 
-  it("keeps no rule of a group its agents cannot select, and every group's tokens", () => {
+  it('keeps no rule of a group its agents cannot select, no token but theirs, and no other record', () => {
     const body =
-      'User-agent: OtherBot\nUser-agent: Third\nDisallow: /a\nDisallow: /b\n\nUser-agent: FooBot\nDisallow: /c\n' +
-      'User-agent: *\nDisallow: /d\n';
+      'User-agent: OtherBot\nUser-agent: Third\nDisallow: /a\nDisallow: /b\n\nUser-agent: FooBot/2\nUser-agent: foo\n' +
+      'Crawl-delay: 5\nDisallow: /c\nSitemap: https://h.example/s.xml\nUser-agent: *\nDisallow: /d\n';
     const parsed = parseBinary(body, ['foobot']);
     expect(parsed.groups.map((g) => [g.tokens, g.global, g.rules.map((r) => r.info.rule)])).toEqual([
-      [['otherbot', 'third'], false, []],
+      [[], false, []],
       [['foobot'], false, ['Disallow: /c']],
       [[], true, ['Disallow: /d']],
     ]);
+    expect([parsed.sitemaps, parsed.records, parsed.groups[1]!.crawlDelay]).toEqual([[], [], undefined]);
+    const full = parseBinary(body);
+    expect(full.groups.map((g) => g.tokens)).toEqual([['otherbot', 'third'], ['foobot', 'foo'], []]);
+    expect([full.sitemaps.length, full.records.length, full.groups[1]!.crawlDelay]).toEqual([1, 1, 5]);
     expect(parseBinary(body).groups[0]!.rules).toHaveLength(2);
     expect(compileRobotsTxt(body, ['FooBot/1.0', 'BarBot']).map((c) => c.rules.map((r) => r.rule))).toEqual([
       ['Disallow: /c'],
