@@ -57,7 +57,8 @@ export class RadixTrie {
   private readonly none: number;
   private used = 0;
 
-  constructor(prefixes: readonly string[], kinds: readonly PatternKind[], none: number) {
+  /** `kinds[r]` is rank r's PatternKind for r below `prefixes.length`. */
+  constructor(prefixes: readonly string[], kinds: ArrayLike<number>, none: number) {
     const n = prefixes.length;
     // Each prefix adds at most two nodes: its own and one where it leaves an edge.
     const capacity = 2 * n + 1;

@@ -2,8 +2,7 @@
 // A path walks the trie once; only rules whose literal prefix matched, and whose rank can still beat
 // the best found so far, are tried. Nothing is allocated per path.
 
-import { ownString } from './bytes.js';
-import { matchPieces, PatternKind, splitPattern } from './pattern.js';
+import { matchPieces } from './pattern.js';
 import {
   CHILDREN,
   DEPTH,
@@ -20,6 +19,7 @@ import {
   WILDS,
 } from './radix-trie.js';
 import type { OrderedRules } from './rule-order.js';
+import { SplitRules } from './split-rules.js';
 
 /** Nodes with at least this many children get a 128-entry table instead of a sorted edge list. */
 const DENSE_MIN_CHILDREN = 12;
@@ -88,38 +88,6 @@ function longestPiece(pieces: readonly string[], first: number, last: number): n
   return key;
 }
 
-/** Every rule's pattern split at its first `*`: prefixes for the trie, the rest as pieces. */
-interface SplitRules {
-  prefixes: string[];
-  kinds: PatternKind[];
-  /** The pieces after the first `*` of every wildcard rule, split at each further `*`, rule after rule. */
-  pieces: string[];
-  /** Rule r's pieces start at from[r] and end at pieceEnd(r). */
-  from: Int32Array;
-  pieceEnd: (r: number) => number;
-  anchored: Uint8Array;
-}
-
-function splitAll(patterns: readonly string[]): SplitRules {
-  const n = patterns.length;
-  const pieces: string[] = [];
-  const anchored = new Uint8Array(n);
-  const from = new Int32Array(n);
-  const prefixes: string[] = new Array(n);
-  const kinds: PatternKind[] = new Array(n);
-  for (let r = 0; r < n; r++) {
-    const split = splitPattern(patterns[r]!);
-    prefixes[r] = split.prefix;
-    kinds[r] = split.kind;
-    from[r] = pieces.length;
-    // Own copies: the pieces would otherwise keep the whole robots.txt body alive.
-    if (split.kind === PatternKind.Wildcard) for (const seg of split.segments) pieces.push(ownString(seg));
-    anchored[r] = split.anchored ? 1 : 0;
-  }
-  const pieceEnd = (r: number): number => (r + 1 < n ? from[r + 1]! : pieces.length);
-  return { prefixes, kinds, pieces, from, pieceEnd, anchored };
-}
-
 /** The compiled table and what `decide` needs besides it; shared by every agent that selects the same groups. */
 export interface RuleTable {
   /** Ranks the table indexes: [0, entries). */
@@ -153,10 +121,11 @@ export class RuleIndex implements RuleTable {
   constructor(ordered: OrderedRules) {
     const n = ordered.patterns.length;
     this.entries = n;
-    const split = splitAll(ordered.patterns);
+    const split = new SplitRules(ordered.patterns);
     this.pieces = split.pieces;
     this.lead = leadChars(split.prefixes);
-    this.t = this.layOut(new RadixTrie(split.prefixes, split.kinds, n), split);
+    // The kinds are the first n ints of the split's meta.
+    this.t = this.layOut(new RadixTrie(split.prefixes, split.meta, n), split);
     let bytes = OBJECT_BYTES * (2 + this.pieces.length + this.filters.length) + this.t.byteLength;
     for (const p of this.pieces) bytes += p.length;
     // A compiled RegExp keeps its source, bytecode and native code: a few times its source.
@@ -204,12 +173,12 @@ export class RuleIndex implements RuleTable {
 
   /** An inner node's part from `x`: its wildcard list, then its edges. */
   private layOutInner(t: Int32Array, trie: RadixTrie, b: number, x: number, split: SplitRules): void {
-    const { pieces, from, anchored } = split;
+    const pieces = split.pieces;
     const { nodes, wildNext } = trie;
     let pos = x + INNER_SIZE;
     let minTail = NO_TAIL;
     for (let r = nodes[b + FIRST_WILD]!; r !== NONE; r = wildNext[r]!) {
-      const first = from[r]!;
+      const first = split.from(r);
       const last = split.pieceEnd(r);
       let tail = 0;
       for (let k = first; k < last; k++) tail += pieces[k]!.length;
@@ -219,7 +188,7 @@ export class RuleIndex implements RuleTable {
       t[pos] = r;
       t[pos + 1] = tail;
       t[pos + 2] = key;
-      t[pos + 3] = anchored[r]!;
+      t[pos + 3] = split.anchored(r);
       t[pos + 4] = first;
       t[pos + 5] = last;
       minTail = Math.min(minTail, tail);
@@ -243,16 +212,16 @@ export class RuleIndex implements RuleTable {
       }
       t[x + 2] = pos;
     }
-    t[x + 3] = this.filterOf(trie, b, from, split.pieceEnd);
+    t[x + 3] = this.filterOf(trie, b, split);
   }
 
   /** Index of a new filter for a node's wildcard rules, or NO_FILTER (too few, or one has no piece). */
-  private filterOf(trie: RadixTrie, b: number, from: Int32Array, pieceEnd: (r: number) => number): number {
+  private filterOf(trie: RadixTrie, b: number, split: SplitRules): number {
     if (trie.nodes[b + WILDS]! < FILTER_MIN_WILD) return NO_FILTER;
     const keys: string[] = [];
     let size = 0;
     for (let r = trie.nodes[b + FIRST_WILD]!; r !== NONE; r = trie.wildNext[r]!) {
-      const longest = this.pieces[longestPiece(this.pieces, from[r]!, pieceEnd(r))]!;
+      const longest = this.pieces[longestPiece(this.pieces, split.from(r), split.pieceEnd(r))]!;
       if (longest.length === 0) return NO_FILTER;
       size += 2 * longest.length + 1; // escaping at most doubles a piece
       if (size > FILTER_MAX_SOURCE) return NO_FILTER;
