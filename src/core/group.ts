@@ -53,6 +53,42 @@ export class GroupRule {
   }
 }
 
+/**
+ * The rules of a parse's groups, three ints each (see Group.list), one array for all of them instead
+ * of a growing array per group. Groups sharing a list take their rules in turn, as a file lists them.
+ */
+export class RuleList {
+  data: Int32Array;
+  /** Ints used. */
+  length = 0;
+  /** Called with the array when it grows, so a caller can keep the larger one. */
+  private readonly grown: ((data: Int32Array) => void) | undefined;
+
+  constructor(data: Int32Array = new Int32Array(48), grown?: (data: Int32Array) => void) {
+    this.data = data;
+    this.grown = grown;
+  }
+
+  push(a: number, b: number, c: number): void {
+    if (this.length + 3 > this.data.length) {
+      const data = new Int32Array(2 * this.data.length + 48);
+      data.set(this.data.subarray(0, this.length));
+      this.data = data;
+      this.grown?.(data);
+    }
+    const d = this.data;
+    d[this.length] = a;
+    d[this.length + 1] = b;
+    d[this.length + 2] = c;
+    this.length += 3;
+  }
+
+  /** Drops the spare room, for a list kept with its groups. */
+  trim(): void {
+    if (this.data.length > this.length) this.data = this.data.slice(0, this.length);
+  }
+}
+
 /** A run of user-agent lines and the rules after it, up to the next user-agent line after a rule. */
 export class Group {
   /** Product tokens of the group's user-agent lines, ASCII lower-cased (`*` lines are not listed). */
@@ -65,40 +101,46 @@ export class Group {
   readonly body: string;
   /** No rule value needs escaping: each pattern is `body[start, end)` as is. */
   readonly plain: boolean;
-  /** Per rule: line × 2 + 1 if Allow, then its value's start and end in `body`. */
-  private readonly packed: number[] = [];
+  /** Per rule, from int 3 × `first`: line × 2 + 1 if Allow, then its value's start and end in `body`. */
+  private readonly list: RuleList;
+  private readonly first: number;
+  private count = 0;
   /** Rules made so far, by index. */
   private made: GroupRule[] | undefined;
 
-  constructor(body: string, plain: boolean) {
+  /** Rules added to `list` after this group's and before the next group's are this group's. */
+  constructor(body: string, plain: boolean, list = new RuleList()) {
     this.body = body;
     this.plain = plain;
+    this.list = list;
+    this.first = list.length / 3;
   }
 
   addRule(allowed: boolean, line: number, valueStart: number, valueEnd: number): void {
-    this.packed.push(line * 2 + (allowed ? 1 : 0), valueStart, valueEnd);
+    this.list.push(line * 2 + (allowed ? 1 : 0), valueStart, valueEnd);
+    this.count++;
   }
 
   get ruleCount(): number {
-    return this.packed.length / 3;
+    return this.count;
   }
 
   /** Whether rule `k` is an Allow. */
   allowedAt(k: number): boolean {
-    return (this.packed[3 * k]! & 1) === 1;
+    return (this.list.data[3 * (this.first + k)]! & 1) === 1;
   }
 
   /** Rule `k`'s 1-based line. */
   lineAt(k: number): number {
-    return this.packed[3 * k]! >>> 1;
+    return this.list.data[3 * (this.first + k)]! >>> 1;
   }
 
   valueStart(k: number): number {
-    return this.packed[3 * k + 1]!;
+    return this.list.data[3 * (this.first + k) + 1]!;
   }
 
   valueEnd(k: number): number {
-    return this.packed[3 * k + 2]!;
+    return this.list.data[3 * (this.first + k) + 2]!;
   }
 
   /** Rule `k` as an object, made once. */
@@ -106,8 +148,11 @@ export class Group {
     this.made ??= [];
     let rule = this.made[k];
     if (rule === undefined) {
-      const m = this.packed[3 * k]!;
-      const raw = this.body.slice(this.packed[3 * k + 1]!, this.packed[3 * k + 2]!);
+      const m = this.list.data[3 * (this.first + k)]!;
+      const raw = this.body.slice(
+        this.list.data[3 * (this.first + k) + 1]!,
+        this.list.data[3 * (this.first + k) + 2]!,
+      );
       const pattern = this.plain || (isAscii(raw) && raw.indexOf('%') < 0) ? raw : escapePattern(raw);
       rule = new GroupRule((m & 1) === 1, m >>> 1, raw, pattern);
       this.made[k] = rule;

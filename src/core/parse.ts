@@ -3,7 +3,7 @@
 
 import { extractProductToken, isGlobalAgent, isGlobalAgentAt, keyOfAgentValue } from './agent.js';
 import { binaryToText, isAscii } from './bytes.js';
-import { Group } from './group.js';
+import { Group, RuleList } from './group.js';
 import { KeyKind, lexRobots } from './lexer.js';
 import type { RobotsRecord } from './types.js';
 
@@ -24,6 +24,14 @@ export function parseCrawlDelay(value: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/** Rules of parses for a few agents, reused by the next such parse; at most 3 × 4096 ints are kept. */
+let scratchRules: Int32Array = new Int32Array(3 * 256);
+const SCRATCH_KEEP = 3 * 4096;
+
+function keepScratchRules(data: Int32Array): void {
+  if (data.length <= SCRATCH_KEEP) scratchRules = data;
+}
+
 function isCrawlDelayKey(key: string): boolean {
   return key.length >= 11 && key.slice(0, 11).toLowerCase() === 'crawl-delay';
 }
@@ -33,13 +41,15 @@ function isCrawlDelayKey(key: string): boolean {
  * lower case), only what selecting and compiling these agents' rules needs is kept: groups keep only the
  * tokens among `onlyFor`, a group that names none of them and not `*` keeps no rules (it cannot be
  * selected for these agents, and most of a file's rules are often theirs), and sitemaps, other records
- * and crawl-delays are not collected.
+ * and crawl-delays are not collected. Its groups' rules then live in an array the next parse with
+ * `onlyFor` on this thread reuses: they are for compiling at once, not for keeping.
  * `ascii` tells that no char is above 0x7f (then no value needs decoding or escaping for it).
  */
 export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAscii(s)): ParsedRobots {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
   const records: RobotsRecord[] = [];
+  const rules = onlyFor === undefined ? new RuleList() : new RuleList(scratchRules, keepScratchRules);
   // Without any '%' or byte above 0x7f in the body, every pattern is its value as written.
   const plainBody = ascii && s.indexOf('%') < 0;
   let current: Group | undefined;
@@ -54,7 +64,7 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
     switch (kind) {
       case KeyKind.UserAgent: {
         if (current === undefined || seenSeparator) {
-          current = new Group(s, plainBody);
+          current = new Group(s, plainBody, rules);
           groups.push(current);
           seenSeparator = false;
           keep = undefined;
@@ -99,5 +109,6 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
       }
     }
   });
+  if (onlyFor === undefined) rules.trim();
   return { groups, sitemaps, records };
 }
