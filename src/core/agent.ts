@@ -2,11 +2,15 @@
 
 /** ASCII-only lower case (absl::EqualsIgnoreCase folds ASCII only; `K` (Kelvin) must stay non-ASCII). */
 export function asciiLower(s: string): string {
+  let upper = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 65 && c <= 90) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+    // Past ASCII, only the A–Z runs may be lower-cased.
+    if (c >= 128) return upper || /[A-Z]/.test(s) ? s.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : s;
+    if (c >= 65 && c <= 90) upper = true;
   }
-  return s;
+  // An ASCII string: toLowerCase changes A–Z only, in one native call.
+  return upper ? s.toLowerCase() : s;
 }
 
 /** The crawler's product token: a `/version` suffix and surrounding whitespace dropped (`MyBot/2.1` → `MyBot`). */

@@ -35,8 +35,14 @@ export function selectGroups(
   groups: readonly Group[],
   agentKey: string,
 ): { specific: boolean; groups: Group[] } {
-  const specific = groups.filter((g) => g.tokens.includes(agentKey));
-  if (specific.length > 0) return { specific: true, groups: specific };
+  // Most files name no agent of a crawl's few: no array is made for that search.
+  let specific: Group[] | undefined;
+  for (const g of groups) {
+    if (!g.tokens.includes(agentKey)) continue;
+    specific ??= [];
+    specific.push(g);
+  }
+  if (specific !== undefined) return { specific: true, groups: specific };
   return { specific: false, groups: groups.filter((g) => g.global) };
 }
 

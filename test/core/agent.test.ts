@@ -48,6 +48,9 @@ describe('asciiLower', () => {
     // U+212A KELVIN SIGN lower-cases to ASCII 'k' in Unicode; the reference does not fold it.
     expect(asciiLower('\u212Aey')).toBe('\u212Aey');
     expect(asciiLower('ÄB')).toBe('Äb');
+    expect(asciiLower('Zé\u212AX')).toBe('zé\u212Ax');
+    expect(asciiLower('GoogleBot-Image')).toBe('googlebot-image');
+    expect(asciiLower('googlebot é')).toBe('googlebot é');
   });
 });
 
