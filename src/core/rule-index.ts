@@ -55,6 +55,8 @@ const FILTER_MIN_WILD = 4;
 /** Longest filter source: small enough that compiling it is cheap and never hits a RegExp size limit. */
 const FILTER_MAX_SOURCE = 2048;
 const NO_FILTER = -1;
+/** Shared by every index without filters (most): never written. */
+const NO_FILTERS: RegExp[] = [];
 /** Estimated bytes of a heap object's header and fields. */
 const OBJECT_BYTES = 32;
 
@@ -108,7 +110,8 @@ export class RuleIndex implements RuleTable {
   readonly entries: number;
   readonly t: Int32Array;
   readonly pieces: string[];
-  readonly filters: RegExp[] = [];
+  /** Shared NO_FILTERS until the first filter, then exactly sized. */
+  filters: RegExp[] = NO_FILTERS;
   /** Estimated bytes retained. */
   readonly byteSize: number;
   /**
@@ -126,6 +129,8 @@ export class RuleIndex implements RuleTable {
     this.lead = leadChars(split.prefixes);
     // The kinds are the first n ints of the split's meta.
     this.t = this.layOut(new RadixTrie(split.prefixes, split.meta, n), split);
+    // A pushed-to array keeps room for 17 elements, kept as long as the set.
+    if (this.filters !== NO_FILTERS) this.filters = this.filters.slice();
     let bytes = OBJECT_BYTES * (2 + this.pieces.length + this.filters.length) + this.t.byteLength;
     for (const p of this.pieces) bytes += p.length;
     // A compiled RegExp keeps its source, bytecode and native code: a few times its source.
@@ -227,6 +232,7 @@ export class RuleIndex implements RuleTable {
       if (size > FILTER_MAX_SOURCE) return NO_FILTER;
       keys.push(longest);
     }
+    if (this.filters === NO_FILTERS) this.filters = [];
     this.filters.push(new RegExp(alternation(keys), 'g'));
     return this.filters.length - 1;
   }

@@ -19,6 +19,13 @@ export interface OrderedRules {
   readonly fallback: number;
 }
 
+/** The order of no rules: shared, never written. */
+const NO_RULES: OrderedRules = Object.freeze({
+  patterns: [],
+  facts: new RuleFacts(new Int32Array(1), ''),
+  fallback: -1,
+});
+
 /** Candidates of the compile being ordered; compiling runs one at a time on a thread, so one serves all. */
 let scratch = new Float64Array(96);
 /** Largest scratch kept between compiles (48 KiB): a file with 50,000 rules should not pin megabytes. */
@@ -95,6 +102,8 @@ export function orderRules(groups: readonly Group[]): OrderedRules {
       n++;
     }
   }
+  // Many real files have no rule for a given agent: they share one answer.
+  if (n === 0 && emptyGroup < 0) return NO_RULES;
   // Candidates arrive in file order, so the position breaks ties by line; a numeric key sorts natively.
   keys.subarray(0, n).sort();
   const count = emptyGroup < 0 ? n : n + 1;

@@ -66,4 +66,11 @@ describe('orderRules', () => {
     expect(o.facts.rule(2)).toBe('Disallow: /é');
     expect(o.facts.info(4)).toEqual({ allowed: true, line: 4, rule: 'Disallow: ' });
   });
+
+  it('gives every rule list without a rule one shared, empty order', () => {
+    const none = orderRules(groupOf([]));
+    expect(none).toBe(orderRules([]));
+    expect([none.patterns, none.facts.count, none.fallback]).toEqual([[], 0, -1]);
+    expect(orderRules(groupOf([rule(false, '', 1)])).facts.count).toBe(1);
+  });
 });
