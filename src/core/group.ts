@@ -83,9 +83,9 @@ export class RuleList {
     this.length += 3;
   }
 
-  /** Drops the spare room, for a list kept with its groups. */
-  trim(): void {
-    if (this.data.length > this.length) this.data = this.data.slice(0, this.length);
+  /** Moves the rules to an array of their own, exactly sized: for a list kept with its groups. */
+  own(): void {
+    this.data = this.data.slice(0, this.length);
   }
 }
 

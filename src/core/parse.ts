@@ -24,7 +24,7 @@ export function parseCrawlDelay(value: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Rules of parses for a few agents, reused by the next such parse; at most 3 × 4096 ints are kept. */
+/** Rules of the parse running, reused by the next parse; at most 3 × 4096 ints are kept. */
 let scratchRules: Int32Array = new Int32Array(3 * 256);
 const SCRATCH_KEEP = 3 * 4096;
 
@@ -41,15 +41,16 @@ function isCrawlDelayKey(key: string): boolean {
  * lower case), only what selecting and compiling these agents' rules needs is kept: groups keep only the
  * tokens among `onlyFor`, a group that names none of them and not `*` keeps no rules (it cannot be
  * selected for these agents, and most of a file's rules are often theirs), and sitemaps, other records
- * and crawl-delays are not collected. Its groups' rules then live in an array the next parse with
- * `onlyFor` on this thread reuses: they are for compiling at once, not for keeping.
+ * and crawl-delays are not collected. Its groups' rules then live in an array the next parse on this
+ * thread reuses: they are for compiling at once, not for keeping.
  * `ascii` tells that no char is above 0x7f (then no value needs decoding or escaping for it).
  */
 export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAscii(s)): ParsedRobots {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
   const records: RobotsRecord[] = [];
-  const rules = onlyFor === undefined ? new RuleList() : new RuleList(scratchRules, keepScratchRules);
+  // Rules go to the scratch list; a parse that is kept copies them out at the end (one exact array).
+  const rules = new RuleList(scratchRules, keepScratchRules);
   // Without any '%' or byte above 0x7f in the body, every pattern is its value as written.
   const plainBody = ascii && s.indexOf('%') < 0;
   let current: Group | undefined;
@@ -109,6 +110,6 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
       }
     }
   });
-  if (onlyFor === undefined) rules.trim();
+  if (onlyFor === undefined) rules.own();
   return { groups, sitemaps, records };
 }

@@ -22,14 +22,18 @@ describe('Group rules in a shared RuleList', () => {
     expect(rulesOf(a)).toEqual(Array.from({ length: 40 }, (_, k) => [k % 2 === 0, k + 1, k, k + 2]));
     expect(rulesOf(b)).toEqual([[false, 99, 7, 9]]);
     expect(c.ruleCount).toBe(0);
-    list.trim();
+    const before = list.data;
+    list.own();
     expect(list.data).toHaveLength(3 * 41);
+    expect(list.data).not.toBe(before);
     expect(rulesOf(b)).toEqual([[false, 99, 7, 9]]);
   });
 
-  it('keeps a parsed file’s rules per group, exactly sized', () => {
+  it('keeps a parsed file’s rules per group when the next parses reuse the scratch list', () => {
     const body = 'User-agent: a\nDisallow: /x\nAllow: /y\nUser-agent: b\nUser-agent: c\nDisallow: /z\n';
     const groups = parseBinary(body).groups;
+    parseBinary('User-agent: *\nAllow: /q\nAllow: /r\nAllow: /s\n');
+    parseBinary('User-agent: *\nAllow: /q\n', ['q']);
     expect(groups.map((g) => g.rules.map((r) => `${r.line} ${r.info.rule}`))).toEqual([
       ['2 Disallow: /x', '3 Allow: /y'],
       ['6 Disallow: /z'],
