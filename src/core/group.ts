@@ -56,26 +56,19 @@ export class GroupRule {
 /**
  * The rules of a parse's groups, three ints each (see Group.list), one array for all of them instead
  * of a growing array per group. Groups sharing a list take their rules in turn, as a file lists them.
+ * A plain array of small integers: kept parses hold it, and a typed array's buffer costs more per parse.
  */
 export class RuleList {
-  data: Int32Array;
+  /** Ints in [0, length); a reused array may hold stale ones past it. */
+  data: number[];
   /** Ints used. */
   length = 0;
-  /** Called with the array when it grows, so a caller can keep the larger one. */
-  private readonly grown: ((data: Int32Array) => void) | undefined;
 
-  constructor(data: Int32Array = new Int32Array(48), grown?: (data: Int32Array) => void) {
+  constructor(data: number[] = []) {
     this.data = data;
-    this.grown = grown;
   }
 
   push(a: number, b: number, c: number): void {
-    if (this.length + 3 > this.data.length) {
-      const data = new Int32Array(2 * this.data.length + 48);
-      data.set(this.data.subarray(0, this.length));
-      this.data = data;
-      this.grown?.(data);
-    }
     const d = this.data;
     d[this.length] = a;
     d[this.length + 1] = b;

@@ -24,13 +24,9 @@ export function parseCrawlDelay(value: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Rules of the parse running, reused by the next parse; at most 3 × 4096 ints are kept. */
-let scratchRules: Int32Array = new Int32Array(3 * 256);
+/** Rules of the parse running, reused by the next parse unless it grew past 3 × 4096 ints. */
+let scratchRules: number[] = [];
 const SCRATCH_KEEP = 3 * 4096;
-
-function keepScratchRules(data: Int32Array): void {
-  if (data.length <= SCRATCH_KEEP) scratchRules = data;
-}
 
 function isCrawlDelayKey(key: string): boolean {
   return key.length >= 11 && key.slice(0, 11).toLowerCase() === 'crawl-delay';
@@ -50,7 +46,7 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
   const sitemaps: string[] = [];
   const records: RobotsRecord[] = [];
   // Rules go to the scratch list; a parse that is kept copies them out at the end (one exact array).
-  const rules = new RuleList(scratchRules, keepScratchRules);
+  const rules = new RuleList(scratchRules);
   // Without any '%' or byte above 0x7f in the body, every pattern is its value as written.
   const plainBody = ascii && s.indexOf('%') < 0;
   let current: Group | undefined;
@@ -110,6 +106,7 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
       }
     }
   });
+  if (rules.data.length > SCRATCH_KEEP) scratchRules = [];
   if (onlyFor === undefined) rules.own();
   return { groups, sitemaps, records };
 }

@@ -13,7 +13,7 @@ function rulesOf(g: Group): [boolean, number, number, number][] {
 
 describe('Group rules in a shared RuleList', () => {
   it('gives each group its own rules while the list grows under them', () => {
-    const list = new RuleList(new Int32Array(3));
+    const list = new RuleList([7, 7, 7, 7]);
     const a = new Group('', true, list);
     for (let k = 0; k < 40; k++) a.addRule(k % 2 === 0, k + 1, k, k + 2);
     const b = new Group('', true, list);
