@@ -165,22 +165,12 @@ export class PolicyBroker {
     this.stats.sources[source] = (this.stats.sources[source] ?? 0) + 1;
     const sent = new Set<string>();
     const history: WireVersion[] = versions.map((v) => {
-      const p = v.policy;
-      // One literal, not toWire's object spread into another: a history has an object per version.
-      const w: WireVersion = {
-        key,
-        outcome: p.outcome,
-        status: statusText(p),
-        body: p.outcome === 'parsed' ? (p.body ?? new Uint8Array(0)) : null,
-        sha256: p.outcome === 'parsed' ? p.sha256 : null,
-        robotsUrl: p.finalUrl ?? p.robotsUrl,
-        fetchedAt: wireTime(p.fetchedAt),
-        truncated: p.truncated,
-        validFrom: v.validFrom,
-        lastSeen: v.lastSeen,
-        source: v.source,
-        errorCode: p.errorCode ?? '',
-      };
+      // toWire's object with the version's fields added, not spread into another: one object per version.
+      const w = toWire(key, v.policy) as WireVersion;
+      w.validFrom = v.validFrom;
+      w.lastSeen = v.lastSeen;
+      w.source = v.source;
+      w.errorCode = v.policy.errorCode ?? '';
       // A body seen in an earlier version (a change reverted) is compiled from that one: sent once.
       if (w.sha256 !== null && w.body !== null) {
         if (sent.has(w.sha256)) w.body = null;
