@@ -14,8 +14,9 @@ export const DISALLOW_KEY = 'Disallow: ';
 export class RuleFacts {
   readonly count: number;
   /**
-   * [0, n): `word(allowed, line, keyed)` by rank, read back unsigned (a line can reach 2^29); [n, 2n]:
-   * where each rank's text starts in `text`.
+   * [0, n): per rank, line × 4 + 2 if its text lacks its `Allow: `/`Disallow: ` key (the key its
+   * `allowed` implies, stored once, not per rule) + 1 if it allows, read back unsigned (a line can reach
+   * 2^29); [n, 2n]: where each rank's text starts in `text`. Written by RuleFactsWriter.
    */
   private readonly packed: Int32Array;
   /** Every rank's rule text (without its key when keyed), rank after rank. */
@@ -23,7 +24,7 @@ export class RuleFacts {
   /** Estimated bytes retained (a text with a char above U+00FF is stored at two bytes per char). */
   readonly byteSize: number;
 
-  /** `text` must be flat and share nothing with a robots.txt body (a join or a concatenation read once). */
+  /** See RuleFactsWriter, which lays `packed` and `text` out. */
   constructor(packed: Int32Array, text: string) {
     const n = (packed.length - 1) / 2;
     this.count = n;
@@ -32,33 +33,15 @@ export class RuleFacts {
     this.byteSize = 2 * OBJECT_BYTES + packed.byteLength + (isLatin1(text) ? 1 : 2) * packed[2 * n]!;
   }
 
-  /**
-   * A rank's first word: line × 4 + 2 if its text lacks its `Allow: `/`Disallow: ` key (the key its
-   * `allowed` implies, stored once, not per rule) + 1 if it allows.
-   */
-  static word(allowed: boolean, line: number, keyed: boolean): number {
-    return line * 4 + (keyed ? 2 : 0) + (allowed ? 1 : 0);
-  }
-
   /** Facts of rule infos, rank after rank. */
   static of(infos: readonly RuleInfo[]): RuleFacts {
-    const n = infos.length;
-    const packed = new Int32Array(2 * n + 1);
-    const parts: string[] = new Array(n);
-    let pos = 0;
-    for (let r = 0; r < n; r++) {
-      const info = infos[r]!;
+    const facts = new RuleFactsWriter(infos.length);
+    for (const info of infos) {
       const key = info.allowed ? ALLOW_KEY : DISALLOW_KEY;
       const keyed = info.rule.startsWith(key);
-      packed[r] = RuleFacts.word(info.allowed, info.line, keyed);
-      packed[n + r] = pos;
-      const text = keyed ? info.rule.slice(key.length) : info.rule;
-      parts[r] = text;
-      pos += text.length;
+      facts.add(info.allowed, info.line, keyed, keyed ? info.rule.slice(key.length) : info.rule);
     }
-    packed[2 * n] = pos;
-    // join builds one flat string that shares nothing with the robots.txt body.
-    return new RuleFacts(packed, parts.join(''));
+    return facts.done();
   }
 
   allowed(rank: number): boolean {
@@ -79,5 +62,33 @@ export class RuleFacts {
 
   info(rank: number): RuleInfo {
     return { allowed: this.allowed(rank), line: this.line(rank), rule: this.rule(rank) };
+  }
+}
+
+/** Lays out the facts of `count` ranks, added in rank order: the one place that knows RuleFacts' layout. */
+export class RuleFactsWriter {
+  private readonly packed: Int32Array;
+  private readonly texts: string[];
+  private rank = 0;
+  private pos = 0;
+
+  constructor(private readonly count: number) {
+    this.packed = new Int32Array(2 * count + 1);
+    this.texts = new Array(count);
+  }
+
+  /** The next rank's facts; `text` is its rule without the key `allowed` implies when `keyed`. */
+  add(allowed: boolean, line: number, keyed: boolean, text: string): void {
+    const r = this.rank++;
+    this.packed[r] = line * 4 + (keyed ? 2 : 0) + (allowed ? 1 : 0);
+    this.packed[this.count + r] = this.pos;
+    this.texts[r] = text;
+    this.pos += text.length;
+  }
+
+  done(): RuleFacts {
+    this.packed[2 * this.count] = this.pos;
+    // join builds one flat string that shares nothing with the robots.txt body.
+    return new RuleFacts(this.packed, this.texts.join(''));
   }
 }

@@ -4,7 +4,7 @@ import { binaryToText, isAscii } from './bytes.js';
 import { escapePattern } from './escape.js';
 import type { Group } from './group.js';
 import { MAX_LINE_BYTES } from './lexer.js';
-import { DISALLOW_KEY, RuleFacts } from './rule-facts.js';
+import { DISALLOW_KEY, type RuleFacts, RuleFactsWriter } from './rule-facts.js';
 
 /** The rules that take part in matching, in decision order (an Allow may contribute two patterns). */
 export interface OrderedRules {
@@ -22,7 +22,7 @@ export interface OrderedRules {
 /** The order of no rules: shared, never written. */
 const NO_RULES: OrderedRules = Object.freeze({
   patterns: [],
-  facts: new RuleFacts(new Int32Array(1), ''),
+  facts: new RuleFactsWriter(0).done(),
   fallback: -1,
 });
 
@@ -108,9 +108,7 @@ export function orderRules(groups: readonly Group[]): OrderedRules {
   keys.subarray(0, n).sort();
   const count = emptyGroup < 0 ? n : n + 1;
   const patterns: string[] = new Array(n);
-  const texts: string[] = new Array(count);
-  const packed = new Int32Array(2 * count + 1);
-  let pos = 0;
+  const facts = new RuleFactsWriter(count);
   for (let r = 0; r < n; r++) {
     const c = keys[r]! % 2 ** 32;
     const g = groups[keys[at + 2 * c]!]!;
@@ -119,23 +117,14 @@ export function orderRules(groups: readonly Group[]): OrderedRules {
     const value = g.body.slice(g.valueStart(k), g.valueEnd(k));
     let pattern = escaped?.[c] ?? value;
     if ((kk & 1) === 1) pattern = `${pattern.slice(0, indexHtmSlash(pattern, 0, pattern.length) + 1)}$`;
-    const text = g.plain ? value : binaryToText(value);
     patterns[r] = pattern;
-    texts[r] = text;
-    packed[r] = RuleFacts.word(g.allowedAt(k), g.lineAt(k), true);
-    packed[count + r] = pos;
-    pos += text.length;
+    facts.add(g.allowedAt(k), g.lineAt(k), true, g.plain ? value : binaryToText(value));
   }
   if (emptyGroup >= 0) {
-    const g = groups[emptyGroup]!;
     // An empty Disallow allows as the fallback; its text keeps its own key.
-    texts[n] = emptyAllowed ? '' : DISALLOW_KEY;
-    packed[n] = RuleFacts.word(true, g.lineAt(emptyRule), emptyAllowed);
-    packed[count + n] = pos;
-    pos += texts[n]!.length;
+    facts.add(true, groups[emptyGroup]!.lineAt(emptyRule), emptyAllowed, emptyAllowed ? '' : DISALLOW_KEY);
   }
-  packed[2 * count] = pos;
-  return { patterns, facts: new RuleFacts(packed, texts.join('')), fallback: emptyGroup < 0 ? -1 : n };
+  return { patterns, facts: facts.done(), fallback: emptyGroup < 0 ? -1 : n };
 }
 
 /** Where the index.htm part of the Allow pattern `s[start, end)` starts (its last '/'), or -1. */
