@@ -2,6 +2,7 @@
 // in typed arrays that every compile on the thread reuses: building makes no object or array per node.
 
 import { PatternKind } from './pattern.js';
+import { Scratch } from './scratch.js';
 
 /**
  * A node's fields, NODE_SIZE ints from `node` in `RadixTrie.nodes`. The node stands for
@@ -30,17 +31,9 @@ export const NONE = -1;
 
 /** Largest scratch array kept between compiles (256 KiB): a huge file should not pin its trie's size. */
 const SCRATCH_KEEP = 1 << 16;
-let nodeScratch: Int32Array = new Int32Array(64 * NODE_SIZE);
-let rankScratch: Int32Array = new Int32Array(64);
-let orderScratch: Int32Array = new Int32Array(128);
-
-/** A scratch array of at least `length` ints: the kept one, grown (and kept unless outsized) if short. */
-function scratchOf(kept: Int32Array, length: number, keep: (a: Int32Array) => void): Int32Array {
-  if (kept.length >= length) return kept;
-  const a = new Int32Array(Math.max(length, 2 * kept.length));
-  if (a.length <= SCRATCH_KEEP) keep(a);
-  return a;
-}
+const nodeScratch = new Scratch((n) => new Int32Array(n), 64 * NODE_SIZE, SCRATCH_KEEP);
+const rankScratch = new Scratch((n) => new Int32Array(n), 64, SCRATCH_KEEP);
+const orderScratch = new Scratch((n) => new Int32Array(n), 128, SCRATCH_KEEP);
 
 /**
  * The radix trie of the rules' literal prefixes, each node holding the rules of its prefix. Its arrays
@@ -64,15 +57,9 @@ export class RadixTrie {
     const capacity = 2 * n + 1;
     this.prefixes = prefixes;
     this.none = none;
-    this.nodes = scratchOf(nodeScratch, capacity * NODE_SIZE, (a) => {
-      nodeScratch = a;
-    });
-    this.wildNext = scratchOf(rankScratch, n, (a) => {
-      rankScratch = a;
-    });
-    this.order = scratchOf(orderScratch, 2 * capacity, (a) => {
-      orderScratch = a;
-    });
+    this.nodes = nodeScratch.get(capacity * NODE_SIZE);
+    this.wildNext = rankScratch.get(n);
+    this.order = orderScratch.get(2 * capacity);
     const t = this.nodes;
     const root = this.newNode(NONE, 0);
     for (let r = 0; r < n; r++) {

@@ -5,6 +5,7 @@ import { escapePattern } from './escape.js';
 import type { Group } from './group.js';
 import { MAX_LINE_BYTES } from './lexer.js';
 import { DISALLOW_KEY, type RuleFacts, RuleFactsWriter } from './rule-facts.js';
+import { Scratch } from './scratch.js';
 
 /** The rules that take part in matching, in decision order (an Allow may contribute two patterns). */
 export interface OrderedRules {
@@ -26,10 +27,8 @@ const NO_RULES: OrderedRules = Object.freeze({
   fallback: -1,
 });
 
-/** Candidates of the compile being ordered; compiling runs one at a time on a thread, so one serves all. */
-let scratch = new Float64Array(96);
-/** Largest scratch kept between compiles (48 KiB): a file with 50,000 rules should not pin megabytes. */
-const SCRATCH_KEEP = 6 * 1024;
+/** Candidates of the compile being ordered, kept up to 48 KiB: a file of 50,000 rules should not pin megabytes. */
+const scratch = new Scratch((n) => new Float64Array(n), 96, 6 * 1024);
 
 /**
  * The patterns that can decide, in decision order. Priority is the escaped pattern's length. The empty
@@ -46,11 +45,7 @@ export function orderRules(groups: readonly Group[]): OrderedRules {
   for (const g of groups) total += g.ruleCount;
   // Each rule gives at most two candidates: [0, n) their sort keys, then from `at` each one's group
   // index and rule index × 2 (+ 1 for an index.htm pattern). Nothing per candidate is allocated.
-  let keys = scratch;
-  if (keys.length < 6 * total) {
-    keys = new Float64Array(6 * total);
-    if (keys.length <= SCRATCH_KEEP) scratch = keys;
-  }
+  const keys = scratch.get(6 * total);
   const at = 2 * total;
   // Patterns that escaping changed, by candidate (none in a body without '%' or bytes above 0x7f).
   let escaped: string[] | undefined;

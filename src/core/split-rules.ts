@@ -3,10 +3,10 @@
 
 import { ownString } from './bytes.js';
 import { PatternKind } from './pattern.js';
+import { Scratch } from './scratch.js';
 
-/** Largest scratch kept between compiles (48 KiB): a file with 50,000 rules should not pin its size. */
-const SCRATCH_KEEP = 12 * 1024;
-let scratch: Int32Array = new Int32Array(3 * 64 + 1);
+/** Kept up to 48 KiB between compiles: a file with 50,000 rules should not pin its size. */
+const scratch = new Scratch((n) => new Int32Array(n), 3 * 64 + 1, 12 * 1024);
 
 /** Shared by every rule set without wildcard rules. */
 const NO_PIECES: string[] = [];
@@ -25,11 +25,7 @@ export class SplitRules {
 
   constructor(patterns: readonly string[]) {
     const n = patterns.length;
-    let meta = scratch;
-    if (meta.length < 3 * n + 1) {
-      meta = new Int32Array(3 * n + 1);
-      if (meta.length <= SCRATCH_KEEP) scratch = meta;
-    }
+    const meta = scratch.get(3 * n + 1);
     const prefixes: string[] = new Array(n);
     let pieces = NO_PIECES;
     for (let r = 0; r < n; r++) {
