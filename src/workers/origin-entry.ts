@@ -57,7 +57,7 @@ export interface EntryParts {
   texts: VerdictTexts;
   shared: SharedOrigins;
   /** A version of an as-of origin: the origin entry's key and host strings, and its disallowed-row counters. */
-  origin?: { key: string; host: string; disallowed: number[] };
+  versionOf?: { key: string; host: string; disallowed: number[] };
 }
 
 /**
@@ -72,7 +72,7 @@ export function newOriginEntry(
   fixedVerdict: number,
   fixed: { tail: string; full: string[] } | null,
   agents: number,
-  { texts, shared, origin: own }: EntryParts,
+  { texts, shared, versionOf: own }: EntryParts,
 ): OriginEntry {
   const tail = fixed?.tail ?? texts.tailText(p.status, texts.evidenceOf(p));
   // The host is a slice of the batch text, and so may the key be (`--robots-dir` policies): copies keep

@@ -214,7 +214,7 @@ export class OriginStore {
     origin: { scheme: 'http' | 'https'; host: string; port: number },
     stamp: number,
     head: OriginEntry | undefined | null,
-    versionOf?: EntryParts['origin'],
+    versionOf?: EntryParts['versionOf'],
   ): OriginEntry {
     let slot: CompiledSlot | null = null;
     let fixedVerdict = -1;
@@ -240,7 +240,7 @@ export class OriginStore {
     const entry = newOriginEntry(p, origin, stamp, slot, fixedVerdict, fixed, this.config.agents.length, {
       texts,
       shared: this.shared,
-      origin: versionOf,
+      versionOf,
     });
     return head === null ? entry : this.register(entry, origin, head);
   }
