@@ -134,7 +134,7 @@ export class BatchClassifier {
     // Waiting for the record number is no work either.
     const waited = own !== null || sent || base !== undefined;
     const policyWaitMs = waited ? performance.now() - w0 : 0;
-    const result = this.emit(rows, bytes.length, scan, into, first);
+    const result = this.emit(rows, scan, into, first);
     result.stats.policyWaitMs = policyWaitMs;
     result.stats.workMs = performance.now() - t0 - policyWaitMs;
     return result;
@@ -143,7 +143,6 @@ export class BatchClassifier {
   /** Pass 2: every record verbatim plus its verdict columns, in input order, and the batch's counters. */
   private emit(
     rows: BatchRows,
-    inputBytes: number,
     scan: BatchScan,
     into: ArrayBuffer | null,
     firstNumber: number,
@@ -161,7 +160,7 @@ export class BatchClassifier {
       keepInvalid,
       this.rowAgents,
     );
-    const stats = this.reports.collect(rowStats, rowStats.written, this.reports.due(inputBytes));
+    const stats = this.reports.collect(rowStats, rowStats.written, this.reports.due());
     stats.inputRecords = rows.inputRecords;
     stats.blankLines = keepInvalid ? scan.blankLines : 0;
     stats.hostMismatch = scan.hostMismatch;

@@ -294,7 +294,7 @@ describe('BatchClassifier', () => {
     const { fetch } = dirFetcher(robotsDir(files));
     const rows = Array.from({ length: hosts }, (_, h) => `f${h}.example,https://f${h}.example/x\n`);
     const { stats } = await c.classify(Buffer.from(rows.join('')), fetch);
-    // Too few bytes for a report with the batch: every origin's counters wait for the flush.
+    // Fewer origins than a quarter of the budget: every origin's counters wait for the flush.
     expect(stats.disallowedHosts).toEqual([]);
     const first = c.flush();
     expect(first.disallowedHosts.length).toBe(2048);
