@@ -44,7 +44,8 @@ const DOORS: Record<string, readonly string[]> = {
     'protocol.ts', // the data crossing between the coordinator and the workers
     'port-link.ts', // request/response over a MessagePort
     'classify-worker-entry.cts', // the file a worker thread loads (builtFile)
-    'batch-classifier.ts', // batches classified in the coordinator's thread (one batch, or --threads 1)
+    'batch-classifier.ts', // batches classified in the coordinator's thread (alone, or beside the workers)
+    'peer-links.ts', // a classifier's ports to the others (the coordinator's thread is one of them)
     'batch-rows.ts', // a batch's records split into rows (fetch finds origins as classify does)
     'record-walk.ts', // the one walk over a batch's records into its rows (fetch reads them as classify does)
     'robots-dir-reader.ts', // one origin's file of --robots-dir, read with a cap

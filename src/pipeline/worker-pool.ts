@@ -11,6 +11,7 @@ import type {
   WorkerTask,
 } from '../workers/protocol.js';
 import { builtFile } from './built-file.js';
+import { InThreadPool } from './in-thread-pool.js';
 import { isRecordCount, RecordNumbering } from './output/record-numbering.js';
 
 /** The classify worker's entry file: CommonJS, so that no worker is ever terminated inside require(esm). */
@@ -30,15 +31,18 @@ function unwrap(reply: Reply): Reply & { ok: true } {
 }
 
 /**
- * Classify workers: one real Piscina pool of one thread per worker, so that each worker can be
- * addressed (it owns the origins whose host hashes to its index). Every worker gets a port to the
- * coordinator (policy requests, answered by `resolve`) and one to each other worker (rows of origins
- * the other owns). Batches go to the worker with the fewest batches in flight.
+ * Classifiers: the coordinator's thread (an InThreadPool) and `threads - 1` workers, each one real Piscina
+ * pool of one thread, so that each can be addressed (it owns the origins whose host hashes to its
+ * index). Every worker gets a port to the coordinator (policy requests, answered by `resolve`) and each
+ * classifier one to each other (rows of origins the other owns). Batches go to the worker with the fewest
+ * in flight; to the coordinator's thread when every worker has its share: it also reads, routes and
+ * writes, and judging there costs no isolate of its own (≈ 1 s of CPU to load and warm up) nor messages.
  */
 export class ClassifyPool {
   private readonly pools: Piscina<WorkerTask, Reply>[] = [];
   private readonly links: PortLink[] = [];
   private readonly inFlight: number[] = [];
+  private readonly local: InThreadPool;
   private readonly ready: Promise<void>;
   private destroyed = false;
   /** A worker that failed between tasks (Piscina reports it as an 'error' event, not through a task). */
@@ -48,7 +52,13 @@ export class ClassifyPool {
   private seq = 0;
   private readonly numbering: RecordNumbering | null;
 
-  constructor(config: WorkerConfig, threads: number, tasksPerWorker: number, resolve: PolicyResolver) {
+  /** `threads` ≥ 2: the coordinator's thread and `threads - 1` workers. */
+  constructor(
+    config: WorkerConfig,
+    threads: number,
+    private readonly tasksPerWorker: number,
+    resolve: PolicyResolver,
+  ) {
     const filename = workerFile();
     const numbering = config.rowNumber === true ? new RecordNumbering() : null;
     this.numbering = numbering;
@@ -67,8 +77,9 @@ export class ClassifyPool {
         peers[j]![i] = port2;
       }
     }
+    this.local = new InThreadPool(config, resolve, { index: 0, threads, ports: peers[0]! }, numbering);
     const inits: Promise<Reply>[] = [];
-    for (let i = 0; i < threads; i++) {
+    for (let i = 1; i < threads; i++) {
       const pool = new Piscina<WorkerTask, Reply>({
         filename,
         minThreads: 1,
@@ -100,13 +111,10 @@ export class ClassifyPool {
               : await resolve(body as PolicyRequest),
         })),
       );
-      const mine = peers[i]!;
-      const transfer = [port2, ...mine.filter((p): p is MessagePort => p !== null)];
+      const ports = peers[i]!;
+      const transfer = [port2, ...ports.filter((p): p is MessagePort => p !== null)];
       inits.push(
-        pool.run(
-          { kind: 'init', index: i, threads, coordinator: port2, peers: mine },
-          { transferList: transfer },
-        ),
+        pool.run({ kind: 'init', index: i, threads, coordinator: port2, ports }, { transferList: transfer }),
       );
       this.pools.push(pool);
       this.inFlight.push(0);
@@ -118,12 +126,13 @@ export class ClassifyPool {
   }
 
   get threads(): number {
-    return this.pools.length;
+    return this.pools.length + 1;
   }
 
   /**
-   * Runs one batch on the least busy worker. The batch's buffer (and `output`, a recycled buffer to
-   * write into) are transferred; both come back in the result (`input`, `output`, or via `onSpare`).
+   * Runs one batch on the least busy worker, or in this thread when every worker has its share in
+   * flight. The batch's buffer (and `output`, a recycled buffer to write into) are transferred; both come
+   * back in the result (`input`, `output`, or via `onSpare`).
    * `places`: a shard's batch of kept records (ShardFilter), with their places in the input.
    * No abort signal goes to Piscina: it runs a task that has one alone on its worker, which left each
    * worker one batch at a time, idle while that batch waited for a peer (≈ 20 % of its time). Stopping
@@ -140,8 +149,12 @@ export class ClassifyPool {
     await this.ready;
     this.checkFailure();
     if (batch.byteOffset !== 0) throw new Error('batch buffer must start at offset 0');
-    let w = 0;
-    for (let i = 1; i < this.pools.length; i++) if (this.inFlight[i]! < this.inFlight[w]!) w = i;
+    let w = -1;
+    for (let i = 0; i < this.pools.length; i++) {
+      const n = this.inFlight[i]!;
+      if (n < this.tasksPerWorker && (w < 0 || n < this.inFlight[w]!)) w = i;
+    }
+    if (w < 0) return this.local.run(batch, output, onSpare, places, seq);
     this.inFlight[w]!++;
     try {
       const buffer = batch.buffer as ArrayBuffer;
@@ -183,6 +196,7 @@ export class ClassifyPool {
   async flush(onStats: (stats: BatchStats) => void): Promise<void> {
     await this.ready;
     this.checkFailure();
+    await this.local.flush(onStats);
     for (const pool of this.pools) {
       let more = true;
       while (more) {
@@ -197,6 +211,7 @@ export class ClassifyPool {
     if (this.destroyed) return;
     this.destroyed = true;
     for (const l of this.links) l.close('classify pool destroyed');
+    await this.local.destroy();
     await Promise.all(this.pools.map((p) => p.destroy()));
   }
 }

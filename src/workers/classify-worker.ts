@@ -6,8 +6,8 @@
  */
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 import { toFailure } from '../core/errors.js';
-import { type Affinity, BatchClassifier } from './batch-classifier.js';
-import type { ForeignRequest, ForeignResponse } from './foreign-rows.js';
+import { BatchClassifier } from './batch-classifier.js';
+import { linkPeers } from './peer-links.js';
 import { PortLink } from './port-link.js';
 import type {
   BatchResult,
@@ -32,32 +32,7 @@ async function fetchPolicies(req: PolicyRequest): Promise<WirePolicy[]> {
 
 function init(task: InitTask): void {
   coordinator = new PortLink(task.coordinator);
-  const peers: (PortLink | null)[] = task.peers.map((port) =>
-    port === null
-      ? null
-      : new PortLink(port, async (body) => {
-          const res = await classifier!.answer(body as ForeignRequest, fetchPolicies);
-          return {
-            value: res,
-            transfer: [res.lens.buffer as ArrayBuffer, res.classes.buffer as ArrayBuffer],
-          };
-        }),
-  );
-  const affinity: Affinity = {
-    self: task.index,
-    threads: task.threads,
-    ask: (owner, req) =>
-      peers[owner]!.request<ForeignResponse>(
-        req,
-        req.times === null
-          ? [req.schemes.buffer as ArrayBuffer, req.ports.buffer as ArrayBuffer]
-          : [
-              req.schemes.buffer as ArrayBuffer,
-              req.ports.buffer as ArrayBuffer,
-              req.times.buffer as ArrayBuffer,
-            ],
-      ),
-  };
+  const { affinity } = linkPeers(task, (req) => classifier!.answer(req, fetchPolicies));
   classifier = new BatchClassifier(config, affinity);
   // Origins the directory has no file for are judged at once, without asking for a policy.
   classifier.store.missingProbe = dir;

@@ -1,5 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Shard } from '../rows/shard.js';
+import type { PeerPorts } from './peer-links.js';
 
 /**
  * Plain data crossing the thread boundary between the classify coordinator and its workers.
@@ -44,13 +45,9 @@ export interface WorkerConfig {
 }
 
 /** First task of every worker: who it is, and its ports (to the coordinator, to each other worker). */
-export interface InitTask {
+export interface InitTask extends PeerPorts {
   kind: 'init';
-  index: number;
-  threads: number;
   coordinator: MessagePort;
-  /** peers[i] talks to worker i (null at the worker's own index). */
-  peers: (MessagePort | null)[];
 }
 
 /** One batch of whole records, its bytes transferred. */

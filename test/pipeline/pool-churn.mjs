@@ -7,7 +7,8 @@ const rounds = Number(process.argv[2]);
 const spanMs = Number(process.argv[3]);
 const config = JSON.parse(process.argv[4]); // the test's fixture WorkerConfig
 for (let i = 0; i < rounds; i++) {
-  const pool = new ClassifyPool(config, 1, 1, async () => []);
+  // Two threads: this one and one worker.
+  const pool = new ClassifyPool(config, 2, 1, async () => []);
   // Sweep the whole start-up window: 0 ms up to spanMs, in even steps.
   await new Promise((r) => setTimeout(r, (i * spanMs) / rounds));
   await pool.destroy();

@@ -16,7 +16,8 @@ const poolFetch: typeof dirFetch = (req) => {
   return dirFetch(req);
 };
 const { fetch } = dirFetcher(dir);
-const pool = new ClassifyPool(config(), 2, 2, poolFetch);
+// Three threads: this one and two workers, two batches in flight each before this thread judges one.
+const pool = new ClassifyPool(config(), 3, 2, poolFetch);
 afterAll(() => pool.destroy());
 
 function batch(text: string): Buffer {
@@ -49,7 +50,7 @@ describe('ClassifyPool (real Piscina workers)', () => {
     expect(child).toMatchObject({ code: 0, signal: null, stdout: '200 pools destroyed\n' });
   }, 120_000);
 
-  it('classifies batches in parallel with the same output as one classifier in this thread', async () => {
+  it('classifies batches in parallel (two workers and this thread) with the same output as one classifier here', async () => {
     const solo = new BatchClassifier(config());
     const texts = [0, 1, 2, 3, 4, 5].map((k) => `${lines.slice(k * 60, k * 60 + 60).join('\n')}\n`);
     const want = [];
@@ -83,7 +84,8 @@ describe('ClassifyPool (real Piscina workers)', () => {
         waiting.push(() => dirFetch(req).then(resolve, reject));
         if (waiting.length === 2) for (const go of waiting.splice(0)) go();
       });
-    const one = new ClassifyPool(config(), 1, 2, gate);
+    // Two threads: one worker, which takes both batches (this thread judges only once it has two).
+    const one = new ClassifyPool(config(), 2, 2, gate);
     try {
       const results = await Promise.all([
         one.run(batch('a.example,https://a.example/g-only\n'), null, () => {}),
