@@ -178,3 +178,54 @@ it('keeps the rows of fast hosts flowing while a slow host is fetched (bounded w
     30,
   );
 });
+
+it('judges live policies in the coordinator beside a worker as one thread does, each origin fetched once', async () => {
+  // Two threads, the coordinator's and one worker; live runs keep 16 batches in flight per worker, so an input
+  // of ≈ 25 batches is judged in both, and each origin is fetched by its owner alone.
+  const hosts = 40;
+  for (let h = 0; h < hosts; h++) srv.set(`t${h}.test`, ok(`User-agent: *\nDisallow: /d${h % 3}\n`));
+  const lines = ['url'];
+  const rows = 24_000;
+  for (let i = 0; i < rows; i++)
+    lines.push(`${srv.origin(`t${i % hosts}.test`)}/d${i % 4}/${'y'.repeat(40)}/${i}`);
+  const input = path.join(dir, 'two-threads.csv');
+  writeFileSync(input, `${lines.join('\n')}\n`);
+  expect(readFileSync(input).length).toBeGreaterThan(20 * 64 * 1024);
+  const outputs: string[] = [];
+  for (const threads of ['1', '2']) {
+    srv.resetCounts();
+    const out = path.join(dir, `two-threads-${threads}.out.csv`);
+    const fresh = [
+      '--cache',
+      path.join(dir, `two-threads-${threads}.sqlite`),
+      ...pinned.slice(2),
+      '--timeout',
+      '3',
+    ];
+    const summary = path.join(dir, `two-threads-${threads}.json`);
+    const r = await runCli([
+      'classify',
+      input,
+      '-o',
+      out,
+      ...fresh,
+      '--agent',
+      'x',
+      '--threads',
+      threads,
+      '--summary',
+      summary,
+      '--quiet',
+    ]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(readFileSync(summary, 'utf8')).threads).toBe(Number(threads));
+    for (let h = 0; h < hosts; h++) expect(srv.hits(`t${h}.test`)).toBe(1);
+    outputs.push(readFileSync(out, 'utf8'));
+  }
+  expect(outputs[1]).toBe(outputs[0]);
+  const got = rowsOf(outputs[0]!);
+  expect(got).toHaveLength(rows);
+  const disallowed = Array.from({ length: rows }, (_, i) => i % 4 === (i % hosts) % 3).filter(Boolean).length;
+  expect(got.filter((x) => x.verdict === 'disallowed_explicit')).toHaveLength(disallowed);
+  expect(got.filter((x) => x.verdict === 'allowed_implicit')).toHaveLength(rows - disallowed);
+});
