@@ -168,8 +168,8 @@ export class RuleIndex implements RuleTable {
       t[o + 2] = nodes[b + FIRST_EXACT]!;
       t[o + 3] = labelLen | (inner ? INNER : 0);
       const from = nodes[b + DEPTH]! - labelLen;
-      for (let i = 0; i < labelLen; i++) {
-        t[o + HEAD_SIZE + (i >> 2)]! |= (trie.charAt(b, from + i) & 0xff) << ((i & 3) << 3);
+      for (let j = 0; j < labelLen; j++) {
+        t[o + HEAD_SIZE + (j >> 2)]! |= (trie.charAt(b, from + j) & 0xff) << ((j & 3) << 3);
       }
       if (inner) this.layOutInner(t, trie, b, o + HEAD_SIZE + ((labelLen + 3) >> 2), split);
     }

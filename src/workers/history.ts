@@ -109,7 +109,7 @@ export function pickVersion(h: History, t: number, maxAgeMs: number): number | N
 }
 
 /** Whether version `v` is a redirect whose target was not found. */
-export function isUnresolved(h: History, v: number): boolean {
+function isUnresolved(h: History, v: number): boolean {
   return h.unresolved !== null && h.unresolved[v] === 1;
 }
 
@@ -132,11 +132,26 @@ export function allowedWithinGrace(
   a: number,
   path: string,
 ): boolean {
+  return someWithinGrace(h, v, t, graceMs, (e) => allows(e, a, path));
+}
+
+/**
+ * Whether `allows` holds for a version in force within `graceMs` before `t`, the version `v` in force at
+ * `t` excluded: the earlier versions replaced less than `graceMs` before `t`, latest first, except
+ * unresolved redirects and versions whose compiled rules were evicted.
+ */
+export function someWithinGrace(
+  h: History,
+  v: number,
+  t: number,
+  graceMs: number,
+  allows: (e: OriginEntry) => boolean,
+): boolean {
   for (let u = v - 1; u >= 0 && h.from[u + 1]! > t - graceMs; u--) {
     if (isUnresolved(h, u)) continue;
     const e = h.versions[u]!;
     if (e.slot !== null && e.slot.rules === null) continue;
-    if (allows(e, a, path)) return true;
+    if (allows(e)) return true;
   }
   return false;
 }
