@@ -132,26 +132,22 @@ export function allowedWithinGrace(
   a: number,
   path: string,
 ): boolean {
-  return someWithinGrace(h, v, t, graceMs, (e) => allows(e, a, path));
+  for (let u = earlierWithinGrace(h, v, t, graceMs); u >= 0; u = earlierWithinGrace(h, u, t, graceMs))
+    if (allows(h.versions[u]!, a, path)) return true;
+  return false;
 }
 
 /**
- * Whether `allows` holds for a version in force within `graceMs` before `t`, the version `v` in force at
- * `t` excluded: the earlier versions replaced less than `graceMs` before `t`, latest first, except
- * unresolved redirects and versions whose compiled rules were evicted.
+ * The latest version before `u` that was in force within `graceMs` before `t` (replaced less than that
+ * long before it), except unresolved redirects and versions whose compiled rules were evicted; or -1.
+ * A loop, not a callback: no closure per disallowed row.
  */
-export function someWithinGrace(
-  h: History,
-  v: number,
-  t: number,
-  graceMs: number,
-  allows: (e: OriginEntry) => boolean,
-): boolean {
-  for (let u = v - 1; u >= 0 && h.from[u + 1]! > t - graceMs; u--) {
-    if (isUnresolved(h, u)) continue;
-    const e = h.versions[u]!;
-    if (e.slot !== null && e.slot.rules === null) continue;
-    if (allows(e)) return true;
+export function earlierWithinGrace(h: History, u: number, t: number, graceMs: number): number {
+  for (let w = u - 1; w >= 0 && h.from[w + 1]! > t - graceMs; w--) {
+    if (isUnresolved(h, w)) continue;
+    const slot = h.versions[w]!.slot;
+    if (slot !== null && slot.rules === null) continue;
+    return w;
   }
-  return false;
+  return -1;
 }

@@ -14,7 +14,7 @@ import {
   V_NOT_A_CRAWLER,
 } from '../rows/verdict-format.js';
 import type { CompiledSlot } from './compiled-rules.js';
-import { type History, someWithinGrace } from './history.js';
+import { earlierWithinGrace, type History } from './history.js';
 import type { OriginEntry } from './origin-entry.js';
 import { OTHER_TOKEN, type RowAgentStats, type WorkerConfig } from './protocol.js';
 import { bytesText } from './verdict-texts.js';
@@ -105,13 +105,12 @@ export class RowAgents {
   /** As of a time: a version in force within the grace before `t` allowed the row agent (see history.ts). */
   private inGrace(h: History, v: number, t: number, agent: RowAgent, path: string): boolean {
     // A version whose parsed body was evicted cannot compile the row agent's rules: it allows nothing here.
-    return someWithinGrace(
-      h,
-      v,
-      t,
-      this.config.asOf!.graceMs,
-      (e) => (e.slot === null || e.slot.parsed !== null) && this.allows(e, agent, path),
-    );
+    const graceMs = this.config.asOf!.graceMs;
+    for (let u = earlierWithinGrace(h, v, t, graceMs); u >= 0; u = earlierWithinGrace(h, u, t, graceMs)) {
+      const e = h.versions[u]!;
+      if ((e.slot === null || e.slot.parsed !== null) && this.allows(e, agent, path)) return true;
+    }
+    return false;
   }
 
   private plainText(verdict: number): string {

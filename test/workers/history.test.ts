@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ageBucket,
   buildHistory,
+  earlierWithinGrace,
   type History,
   pickVersion,
   versionAt,
@@ -87,5 +88,27 @@ describe('history', () => {
     slots[1]!.rules = null;
     expect(versionEntryAt(h, 210, 10, cfg, out)).toBeNull();
     expect(versionEntryAt(h, 260, 10, cfg, out)).toBe(h.versions[2]);
+  });
+
+  it('walks back over the versions replaced within the grace, skipping unresolved and evicted ones', () => {
+    const from = [0, 100, 200, 300];
+    const h = history(from, [10, 10, 10, 10], [false, true, false, false]);
+    const slots = from.map(() => ({ rules: [] as unknown[] | null }));
+    h.versions = slots.map((slot) => ({ slot }) as unknown as OriginEntry);
+    const walk = (v: number, t: number, grace: number) => {
+      const seen: number[] = [];
+      for (let u = earlierWithinGrace(h, v, t, grace); u >= 0; u = earlierWithinGrace(h, u, t, grace))
+        seen.push(u);
+      return seen;
+    };
+    // Replaced at 300, 200 and 100: within 150 before 320 only the first two; 1 is an unresolved redirect.
+    expect(walk(3, 320, 150)).toEqual([2]);
+    expect(walk(3, 320, 1000)).toEqual([2, 0]);
+    // 300 is 40 before 340: a grace of 40 or less reaches nothing.
+    expect(walk(3, 340, 40)).toEqual([]);
+    expect(walk(3, 340, 41)).toEqual([2]);
+    slots[2]!.rules = null;
+    expect(walk(3, 320, 1000)).toEqual([0]);
+    expect(walk(0, 320, 1000)).toEqual([]);
   });
 });
