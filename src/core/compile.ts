@@ -107,7 +107,7 @@ export class CompiledRuleSet {
 }
 
 /** What every layout shares: the path location, the robots.txt exception and the Decision wrapping. */
-abstract class CompiledBase implements CompiledRules {
+export abstract class CompiledBase implements CompiledRules {
   readonly agent: string;
   readonly count: number;
   private readonly set: CompiledRuleSet;
@@ -136,6 +136,11 @@ abstract class CompiledBase implements CompiledRules {
 
   /** Rank of the deciding rule for the path+query `s[start, end)` (the fallback when no pattern matches), or -1. */
   protected abstract decideSpan(s: string, start: number, end: number): number;
+
+  /** `decideSpan` for rules layered on these (see AppendedRules): the robots.txt exception not applied. */
+  rankOf(s: string, start: number, end: number): number {
+    return this.decideSpan(s, start, end);
+  }
 
   decide(pathAndQuery: string): number {
     const rank = this.decideSpan(pathAndQuery, 0, pathAndQuery.length);

@@ -136,6 +136,26 @@ export class Group {
     return this.list.data[3 * (this.first + k) + 2]!;
   }
 
+  /** Whether `o` holds the same rules: each one's kind, line and value (of bodies that may differ elsewhere). */
+  sameRulesAs(o: Group): boolean {
+    const n = this.count;
+    if (o.count !== n) return false;
+    const a = this.list.data;
+    const b = o.list.data;
+    for (let k = 0; k < n; k++) {
+      const i = 3 * (this.first + k);
+      const j = 3 * (o.first + k);
+      if (a[i] !== b[j]) return false;
+      const at = a[i + 1]!;
+      const from = b[j + 1]!;
+      const len = a[i + 2]! - at;
+      if (b[j + 2]! - from !== len) return false;
+      for (let c = 0; c < len; c++)
+        if (this.body.charCodeAt(at + c) !== o.body.charCodeAt(from + c)) return false;
+    }
+    return true;
+  }
+
   /** Rule `k` as an object, made once. */
   ruleAt(k: number): GroupRule {
     this.made ??= [];

@@ -39,9 +39,15 @@ function isCrawlDelayKey(key: string): boolean {
  * selected for these agents, and most of a file's rules are often theirs), and sitemaps, other records
  * and crawl-delays are not collected. Its groups' rules then live in an array the next parse on this
  * thread reuses: they are for compiling at once, not for keeping.
- * `ascii` tells that no char is above 0x7f (then no value needs decoding or escaping for it).
+ * `ascii` tells that no char is above 0x7f (then no value needs decoding or escaping for it). `own`: the
+ * groups' rules get an array of their own even with `onlyFor` (for parses compared after the next one).
  */
-export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAscii(s)): ParsedRobots {
+export function parseBinary(
+  s: string,
+  onlyFor?: readonly string[],
+  ascii = isAscii(s),
+  own = onlyFor === undefined,
+): ParsedRobots {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
   const records: RobotsRecord[] = [];
@@ -107,6 +113,6 @@ export function parseBinary(s: string, onlyFor?: readonly string[], ascii = isAs
     }
   });
   if (rules.data.length > SCRATCH_KEEP) scratchRules = [];
-  if (onlyFor === undefined) rules.own();
+  if (own) rules.own();
   return { groups, sitemaps, records };
 }

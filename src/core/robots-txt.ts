@@ -1,8 +1,9 @@
 // parseRobotsTxt: the public entry point, and the RobotsTxt object it returns.
 
 import { agentKey, asciiLower, normalizeAgent } from './agent.js';
+import { AppendedRules } from './appended-rules.js';
 import { isAscii, toBinary } from './bytes.js';
-import { CompiledRuleSet, compiledRules, selectGroups } from './compile.js';
+import { CompiledBase, CompiledRuleSet, compiledRules, selectGroups } from './compile.js';
 import { DirectRules } from './direct-rules.js';
 import { type Group, type ParsedRobots, parseBinary } from './parse.js';
 import type { CompiledRules, Decision, RobotsRecord, RobotsTxt } from './types.js';
@@ -137,9 +138,10 @@ export function parseRobotsTxt(body: string | Uint8Array): RobotsTxt {
 }
 
 /** A body parsed as its bytes; an ASCII string is its own binary string, tested once. */
-function parseBody(body: string | Uint8Array, onlyFor?: readonly string[]): ParsedRobots {
-  if (typeof body === 'string' && isAscii(body)) return parseBinary(body, onlyFor, true);
-  return parseBinary(toBinary(body), onlyFor);
+function parseBody(body: string | Uint8Array, onlyFor?: readonly string[], own?: boolean): ParsedRobots {
+  if (typeof body === 'string' && isAscii(body)) return parseBinary(body, onlyFor, true, own);
+  const binary = toBinary(body);
+  return parseBinary(binary, onlyFor, isAscii(binary), own);
 }
 
 /**
@@ -149,4 +151,53 @@ function parseBody(body: string | Uint8Array, onlyFor?: readonly string[]): Pars
 export function compileRobotsTxt(body: string | Uint8Array, agents: readonly string[]): CompiledRules[] {
   const robots = new Robots(parseBody(body, agents.map(agentKey)));
   return agents.map((a) => robots.compile(a));
+}
+
+/**
+ * `compileRobotsTxt` for each of several versions of one origin's robots.txt (oldest first), where an
+ * agent's rules in a version whose selected groups are those of an earlier version's, rule for rule and
+ * line for line, plus groups appended after them (a crawler's group added at the end, a `*` group
+ * extended by a new one) are the earlier version's compiled rules, shared, with only the appended groups
+ * compiled (AppendedRules): versions of a file mostly differ that way. `known[i]`, when given, is version
+ * i's rules already compiled by this function or compileRobotsTxt, returned as they are.
+ */
+export function compileVersions(
+  bodies: readonly (string | Uint8Array)[],
+  agents: readonly string[],
+  known: readonly (CompiledRules[] | undefined)[] = [],
+): CompiledRules[][] {
+  const keys = agents.map(agentKey);
+  const parsed = bodies.map((b) => parseBody(b, keys, true));
+  const out: CompiledRules[][] = [];
+  for (let i = 0; i < bodies.length; i++) {
+    const have = known[i];
+    if (have !== undefined) {
+      out.push(have);
+      continue;
+    }
+    const robots = new Robots(parsed[i]!);
+    // Agents selecting the same groups in both versions share one object, as compile() shares a set.
+    const layered = new Map<string, CompiledRules>();
+    const indexes = (p: ParsedRobots, groups: readonly Group[]) =>
+      groups.map((g) => p.groups.indexOf(g)).join();
+    out.push(
+      agents.map((agent, a) => {
+        const groups = selectGroups(parsed[i]!.groups, keys[a]!).groups;
+        for (let j = i - 1; j >= 0; j--) {
+          const base = out[j]![a]!;
+          if (!(base instanceof CompiledBase)) continue;
+          const baseGroups = selectGroups(parsed[j]!.groups, keys[a]!).groups;
+          const key = `${j}:${indexes(parsed[j]!, baseGroups)}:${indexes(parsed[i]!, groups)}`;
+          const made = layered.get(key);
+          if (made !== undefined) return made;
+          const on = AppendedRules.on(base, baseGroups, groups);
+          if (on === undefined) continue;
+          layered.set(key, on);
+          return on;
+        }
+        return robots.compile(agent);
+      }),
+    );
+  }
+  return out;
 }

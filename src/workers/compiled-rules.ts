@@ -1,5 +1,11 @@
 import { sameRuleSet } from '../core/compile.js';
-import { type CompiledRules, compileRobotsTxt, parseRobotsTxt, type RobotsTxt } from '../core/index.js';
+import {
+  type CompiledRules,
+  compileRobotsTxt,
+  compileVersions,
+  parseRobotsTxt,
+  type RobotsTxt,
+} from '../core/index.js';
 import type { WirePolicy } from './protocol.js';
 
 /** Per compiled body beyond core's `byteSize`: the slot, the Map entry and the agents' array. */
@@ -94,15 +100,57 @@ export class CompiledRuleSets {
     }
     // A body left out because it was held compiled cannot have been evicted since: its unit is in flight.
     if (p.body === null && p.sha256 !== null) throw new Error(`rules of body ${p.sha256} were not kept`);
-    // A Buffer view (no copy): the core decodes it with Node's native latin1 slice instead of a JS loop.
-    const body =
-      p.body === null ? Buffer.alloc(0) : Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength);
+    const body = bodyView(p.body);
     const parsed = this.keepParsed ? parseRobotsTxt(body) : null;
     const rules =
       parsed === null ? compileRobotsTxt(body, this.agents) : this.agents.map((a) => parsed.compile(a));
+    return this.add(sha, rules, parsed, body.byteLength, stamp);
+  }
+
+  /**
+   * As of a time: compiles the bodies of one origin's versions (oldest first) together, so that a version
+   * that only appended groups to an earlier one shares that one's tables (see compileVersions); a body
+   * compiled before is the base of later ones as it is. `get` then finds each by its sha256.
+   */
+  versions(list: readonly WirePolicy[], stamp: number): void {
+    // Rules compiled per row agent need each parsed body: those versions compile one by one.
+    if (this.keepParsed) return;
+    const shas: string[] = [];
+    const bodies: Buffer[] = [];
+    const known: (CompiledRules[] | undefined)[] = [];
+    let missing = 0;
+    for (const w of list) {
+      if (w.outcome !== 'parsed' || w.sha256 === null || w.body === null || shas.includes(w.sha256)) continue;
+      const hit = this.compiled.get(w.sha256);
+      const rules = hit !== undefined && hit.rules !== null ? hit.rules : undefined;
+      if (rules === undefined) missing++;
+      else if (hit!.used < stamp) hit!.used = stamp;
+      shas.push(w.sha256);
+      bodies.push(bodyView(w.body));
+      known.push(rules);
+    }
+    if (missing === 0 || shas.length < 2) return;
+    const out = compileVersions(bodies, this.agents, known);
+    // Rules an earlier version's slot holds too are counted there only.
+    const held = new Set<CompiledRules>();
+    for (let i = 0; i < shas.length; i++) {
+      if (known[i] === undefined) this.add(shas[i]!, out[i]!, null, bodies[i]!.byteLength, stamp, held);
+      for (const r of out[i]!) held.add(r);
+    }
+  }
+
+  /** Keeps the compiled rules of a body as its slot. */
+  private add(
+    sha: string,
+    rules: CompiledRules[],
+    parsed: RobotsTxt | null,
+    bodyBytes: number,
+    stamp: number,
+    held?: ReadonlySet<CompiledRules>,
+  ): CompiledSlot {
     this.compiles++;
     // Agents that select the same groups share one compiled set: count it once.
-    let cost = COST_BASE + (parsed === null ? 0 : body.byteLength * PARSED_COST_PER_BYTE);
+    let cost = COST_BASE + (parsed === null ? 0 : bodyBytes * PARSED_COST_PER_BYTE);
     const lead = new Int32Array(rules.length);
     let allSame = rules.length > 0;
     for (let a = 0; a < rules.length; a++) {
@@ -110,7 +158,7 @@ export class CompiledRuleSets {
       while (l < a && !sameRuleSet(rules[l]!, rules[a]!)) l++;
       lead[a] = l;
       // A follower uses its lead's object: it decides alike, and one object per set is kept.
-      if (l === a) cost += rules[a]!.byteSize;
+      if (l === a) cost += held?.has(rules[a]!) ? 0 : rules[a]!.byteSize;
       else rules[a] = rules[l]!;
       if (l !== 0) allSame = false;
     }
@@ -155,6 +203,11 @@ export class CompiledRuleSets {
     }
     this.evictAt = this.cost <= budget ? budget : this.cost + budget / 4;
   }
+}
+
+/** A wire body as a Buffer view (no copy): the core decodes it with Node's native latin1 slice, not a JS loop. */
+function bodyView(body: Uint8Array | null): Buffer {
+  return body === null ? Buffer.alloc(0) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
 /** One `make(a)` per lead agent of the slot, shared by the agents that decide alike (see CompiledSlot.lead). */

@@ -271,6 +271,8 @@ export class OriginStore {
       host: entry.host,
       disallowed: new Array<number>(this.config.agents.length).fill(0),
     };
+    // Versions that only appended groups to an earlier one share its compiled tables.
+    this.compiled.versions(p.history as WireVersion[], stamp);
     const history = buildHistory(p.history as WireVersion[], (w) =>
       this.entryOf(w, origin, stamp, null, own),
     );

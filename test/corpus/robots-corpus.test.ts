@@ -1,12 +1,13 @@
 // Sweep over the shared corpus (../shared/corpus, present in CI): every robots.txt parses within a
 // generous time bound, and the compiled fast path agrees with the deliberately simple reference model
-// (test/helpers/reference-matcher.ts) on paths built from each file's own rules and on real crawl URLs.
+// (test/helpers/reference-matcher.ts) on paths built from each file's own rules and on real crawl URLs;
+// a later version that appends groups to a real file decides, layered on the file's rules, as alone.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
+import { compileRobotsTxt, compileVersions, parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
 import type { Decision } from '../../src/core/types.js';
 import { referenceMatcher } from '../helpers/reference-matcher.js';
 
@@ -57,6 +58,23 @@ function firstNamedAgent(text: string): string | undefined {
     if (ua) return ua[1];
   }
   return undefined;
+}
+
+/** Each PAIRS.tsv host with a robots.txt in the corpus: the file's bytes and the host's crawl URLs. */
+function* pairs(): Generator<{ host: string; robotsFile: string; bytes: Buffer; urls: string[] }> {
+  const rows = readFileSync(join(corpus, 'urls', 'PAIRS.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
+  for (const row of rows) {
+    const [host, urlsFile, , robotsFile] = row.split('\t');
+    if (!robotsFile || robotsFile === '-') continue;
+    const bytes = readFileSync(join(corpus, 'robots', robotsFile));
+    const urls = readFileSync(join(corpus, 'urls', urlsFile!), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    yield { host: host!, robotsFile, bytes, urls };
+  }
 }
 
 interface Mismatch {
@@ -122,20 +140,10 @@ describe.skipIf(!hasCorpus)('robots.txt corpus sweep (../shared/corpus)', () => 
   }
 
   it('urls/PAIRS.tsv: real crawl URLs against their host robots.txt, fast path vs reference', () => {
-    const rows = readFileSync(join(corpus, 'urls', 'PAIRS.tsv'), 'utf8')
-      .trim()
-      .split('\n')
-      .slice(1);
     const mismatches: Mismatch[] = [];
     let checks = 0;
     let disallowed = 0;
-    for (const row of rows) {
-      const [host, urlsFile, , robotsFile] = row.split('\t');
-      if (!robotsFile || robotsFile === '-') continue;
-      const bytes = readFileSync(join(corpus, 'robots', robotsFile));
-      const urls = readFileSync(join(corpus, 'urls', urlsFile!), 'utf8')
-        .split('\n')
-        .filter(Boolean);
+    for (const { host, robotsFile, bytes, urls } of pairs()) {
       const robots = parseRobotsTxt(bytes);
       for (const agent of ['Googlebot', 'Bingbot', 'GPTBot', FALLBACK_AGENT]) {
         const fast = robots.compile(agent);
@@ -153,6 +161,45 @@ describe.skipIf(!hasCorpus)('robots.txt corpus sweep (../shared/corpus)', () => 
     }
     expect(checks).toBeGreaterThan(400_000);
     expect(disallowed).toBeGreaterThan(0);
+    expect(mismatches.slice(0, 5)).toEqual([]);
+  });
+
+  it('urls/PAIRS.tsv: each file with groups appended, layered on its compiled rules, decides as compiled alone', () => {
+    // Changes a site makes over time: a `*` group added, a crawler's group, empty rules, wildcards.
+    const appended = [
+      '\nUser-agent: *\nDisallow: /search\n',
+      'User-agent: *\nAllow: /\nDisallow: /a\n',
+      '\nUser-agent: Googlebot\nDisallow: /private\nAllow: /private/index.html\n',
+      '\nUser-agent: *\nAllow:\nDisallow: /\n',
+      '\nUser-agent: *\nDisallow:\n',
+      '\nuser-agent: GPTBot\nDisallow: /\n',
+      '\nUser-agent: *\nDisallow: /*.php$\nAllow: /*?\n',
+    ];
+    const agents = ['Googlebot', 'Bingbot', 'GPTBot'];
+    const extra = ['/search', '/a', '/private/index.html', '/x.php', '/x.php?y', '/robots.txt', '/'];
+    const mismatches: unknown[] = [];
+    let checks = 0;
+    let layered = 0;
+    for (const { host, bytes, urls } of pairs()) {
+      const paths = [...urls.slice(0, 40).map(pathFromUrl), ...pathsFor(bytes.toString('latin1')), ...extra];
+      for (const tail of appended) {
+        const later = Buffer.concat([bytes, Buffer.from(tail)]);
+        const [first, next] = compileVersions([bytes, later], agents);
+        const alone = compileRobotsTxt(later, agents);
+        for (let a = 0; a < agents.length; a++) {
+          if (next![a] !== first![a] && next![a]!.constructor !== alone[a]!.constructor) layered++;
+          for (const path of paths) {
+            checks++;
+            const x = next![a]!.checkPath(path);
+            const y = alone[a]!.checkPath(path);
+            if (x.line !== y.line || x.verdict !== y.verdict || x.rule !== y.rule)
+              mismatches.push({ host, tail, agent: agents[a], path, layered: x, alone: y });
+          }
+        }
+      }
+    }
+    expect(checks).toBeGreaterThan(500_000);
+    expect(layered).toBeGreaterThan(5_000);
     expect(mismatches.slice(0, 5)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AppendedRules } from '../../src/core/appended-rules.js';
 import { matchRow } from '../../src/workers/match-row.js';
 import { OriginStore } from '../../src/workers/origin-store.js';
 import type { WirePolicy, WireVersion } from '../../src/workers/protocol.js';
@@ -19,6 +20,32 @@ function policy(body: string): WirePolicy {
     robotsUrl: 'https://a-rather-long-host-name.example/robots.txt',
     fetchedAt: '',
     truncated: false,
+  };
+}
+
+/** As of a time, by the first column, no grace and no age limit. */
+const AS_OF = {
+  timeIndex: 0,
+  fixedTime: Number.NaN,
+  timeFormat: 'auto' as const,
+  graceMs: 0,
+  maxAgeMs: Infinity,
+};
+
+/** An as-of origin's policy whose versions have these bodies, 100 ms apart (each body sent). */
+function historyOf(bodies: string[]): WirePolicy {
+  return {
+    ...policy(bodies.at(-1)!),
+    body: null,
+    history: bodies.map(
+      (b, i): WireVersion => ({
+        ...policy(b),
+        validFrom: i * 100,
+        lastSeen: i * 100,
+        source: 'fetch',
+        errorCode: '',
+      }),
+    ),
   };
 }
 
@@ -68,32 +95,13 @@ describe('OriginStore', () => {
   });
 
   it('gives the versions of an as-of origin its names, one set of disallowed-row counters, and one rule counter per body', () => {
-    const asOf = {
-      timeIndex: 0,
-      fixedTime: Number.NaN,
-      timeFormat: 'auto' as const,
-      graceMs: 0,
-      maxAgeMs: Infinity,
-    };
-    const store = new OriginStore(config({ asOf }));
-    const version = (body: string, validFrom: number): WireVersion => ({
-      ...policy(body),
-      validFrom,
-      lastSeen: validFrom,
-      source: 'fetch',
-      errorCode: '',
-    });
+    const store = new OriginStore(config({ asOf: AS_OF }));
     // The third version brings the first one's body back.
-    const bodies = [
+    const p = historyOf([
       'User-agent: *\nDisallow: /a\n',
       'User-agent: *\nDisallow: /b\n',
       'User-agent: *\nDisallow: /a\n',
-    ];
-    const p: WirePolicy = {
-      ...policy(bodies[2]!),
-      body: null,
-      history: bodies.map((b, i) => version(b, i * 100)),
-    };
+    ]);
     const e = store.install(p, { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 }, 1);
     const versions = e.history!.versions;
     expect(versions).toHaveLength(3);
@@ -115,6 +123,31 @@ describe('OriginStore', () => {
     matchRow(store, versions[2]!, '/a', 1, classes, 0, 210);
     expect(store.drainDirty()).toEqual([versions[2]]);
     expect([...versions[0]!.ruleHits[0]!.drain()]).toEqual([[0, 2]]);
+  });
+
+  it('compiles only what a version appended to an earlier one, and judges it as that version alone', () => {
+    const store = new OriginStore(config({ asOf: AS_OF }));
+    const base = `User-agent: *\n${Array.from({ length: 30 }, (_, i) => `Disallow: /p${i}/`).join('\n')}\n`;
+    const p = historyOf([
+      base,
+      `${base}User-agent: *\nDisallow: /search\n`,
+      `${base}User-agent: GPTBot\nDisallow: /\n`,
+    ]);
+    const e = store.install(p, { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 }, 1);
+    const [v0, v1, v2] = e.history!.versions;
+    expect(v1!.slot!.rules![0]).toBeInstanceOf(AppendedRules);
+    // A group for another crawler leaves this agent's rules as they were: one compiled object.
+    expect(v2!.slot!.rules![0]).toBe(v0!.slot!.rules![0]);
+    expect(v2!.slot!.cost).toBeLessThan(v0!.slot!.cost / 4);
+    expect(v1!.slot!.cost).toBeLessThan(v0!.slot!.cost);
+    const classes = new Uint8Array(1);
+    expect(matchRow(store, v1!, '/searching', 1, classes, 0, 110)).toBe(
+      ',false,disallowed_explicit,33,Disallow: /search,false,200,\n',
+    );
+    expect(matchRow(store, v1!, '/p7/x', 1, classes, 0, 110)).toBe(
+      ',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n',
+    );
+    expect(matchRow(store, v0!, '/searching', 1, classes, 0, 10)).toBe(',true,allowed_implicit,,,,200,\n');
   });
 
   it('stays within its origin budget when every origin has counters to report', () => {

@@ -1,0 +1,193 @@
+// An agent's rules as an earlier version's compiled rules plus the groups a later version appended: the
+// later robots.txt decides like a compile of its own (the reference merges every group selected for an
+// agent), while the earlier version's tables are shared, not built and held a second time.
+
+import { type CompiledBase, CompiledRuleSet, compiledRules, ROBOTS_TXT_PATH } from './compile.js';
+import type { Group } from './group.js';
+import { orderRules } from './rule-order.js';
+import type { CompiledRules, Decision, RuleInfo } from './types.js';
+import { locatePath, type PathSpan, pathFromUrl, SPAN_IN_PLACE } from './url-path.js';
+
+/** Out-parameter for locatePath; checks run one at a time on a thread, so one object serves all. */
+const span: PathSpan = { start: 0, end: 0 };
+
+const IMPLICIT: Decision = Object.freeze({ allowed: true, verdict: 'allowed_implicit', line: 0, rule: '' });
+
+/** Estimated bytes of the object's own fields and headers. */
+const OWN_BYTES = 96;
+
+/** 2 when the groups have an empty Allow, 1 an empty Disallow only, 0 no empty rule. */
+function emptyRuleKind(groups: readonly Group[]): number {
+  let kind = 0;
+  for (const g of groups) {
+    for (let k = 0; k < g.ruleCount; k++) {
+      if (g.valueStart(k) !== g.valueEnd(k)) continue;
+      if (g.allowedAt(k)) return 2;
+      kind = 1;
+    }
+  }
+  return kind;
+}
+
+/**
+ * Ranks: the base's pattern ranks, then the appended groups' pattern ranks, then (last) the empty-pattern
+ * rule that decides when no pattern matches, if either side has one. The order of the merged rules is by
+ * pattern length, Allow first on a tie, then file order (see orderRules); every base rule comes before
+ * every appended one in file order, so the better of each side's decision is the merged decision.
+ */
+export class AppendedRules implements CompiledRules {
+  readonly agent: string;
+  readonly count: number;
+  private readonly nb: number;
+  private readonly nx: number;
+  /** Per rank below nb + nx: pattern length × 2, + 1 for an Allow (greater decides first). */
+  private readonly order: number[];
+  private readonly fallback: number;
+  /** The side whose empty rule is the fallback, and its rank there. */
+  private readonly fallbackSide: CompiledRules | null;
+  private readonly fallbackRank: number;
+  /** The base's ranks are those `baseGroups` order to (never expected otherwise, but then unusable). */
+  private readonly consistent: boolean;
+  private decisions: (Decision | undefined)[] | undefined;
+  private infos: RuleInfo[] | undefined;
+
+  private constructor(
+    private readonly base: CompiledBase,
+    baseGroups: readonly Group[],
+    private readonly extra: CompiledBase,
+    extraGroups: readonly Group[],
+  ) {
+    this.agent = base.agent;
+    const ob = orderRules(baseGroups);
+    const ox = orderRules(extraGroups);
+    this.nb = ob.patterns.length;
+    this.nx = ox.patterns.length;
+    this.order = [];
+    for (let r = 0; r < this.nb; r++)
+      this.order.push(ob.patterns[r]!.length * 2 + (ob.facts.allowed(r) ? 1 : 0));
+    for (let r = 0; r < this.nx; r++)
+      this.order.push(ox.patterns[r]!.length * 2 + (ox.facts.allowed(r) ? 1 : 0));
+    // The first empty Allow, else the first empty Disallow, over both sides (the base's come first).
+    const kb = emptyRuleKind(baseGroups);
+    const kx = emptyRuleKind(extraGroups);
+    const fromBase = kb === 2 || (kb === 1 && kx !== 2);
+    const fromExtra = !fromBase && kx > 0;
+    this.fallbackSide = fromBase ? base : fromExtra ? extra : null;
+    this.fallbackRank = fromBase ? ob.fallback : fromExtra ? ox.fallback : -1;
+    this.fallback = this.fallbackSide === null ? -1 : this.nb + this.nx;
+    this.count = this.nb + this.nx + (this.fallback < 0 ? 0 : 1);
+    this.consistent = base.count === this.nb + (ob.fallback < 0 ? 0 : 1);
+  }
+
+  /**
+   * The rules of `groups` (an agent's selection in a later version) on top of `base`, compiled from
+   * `baseGroups` (the agent's selection in an earlier one), when those are the first of `groups`, rule
+   * for rule and line for line; undefined when they are not, or when the appended part is the larger.
+   */
+  static on(
+    base: CompiledBase,
+    baseGroups: readonly Group[],
+    groups: readonly Group[],
+  ): CompiledRules | undefined {
+    const n = baseGroups.length;
+    if (n === 0 || n > groups.length) return undefined;
+    let baseRules = 0;
+    for (let i = 0; i < n; i++) {
+      if (!baseGroups[i]!.sameRulesAs(groups[i]!)) return undefined;
+      baseRules += baseGroups[i]!.ruleCount;
+    }
+    if (n === groups.length) return base;
+    const extraGroups = groups.slice(n);
+    let extraRules = 0;
+    for (const g of extraGroups) extraRules += g.ruleCount;
+    if (extraRules > baseRules) return undefined;
+    const extra = compiledRules(base.agent, new CompiledRuleSet(extraGroups)) as CompiledBase;
+    const rules = new AppendedRules(base, baseGroups, extra, extraGroups);
+    return rules.consistent ? rules : undefined;
+  }
+
+  get byteSize(): number {
+    return OWN_BYTES + 8 * this.order.length + this.extra.byteSize;
+  }
+
+  /** Rank of the deciding rule for `s[start, end)` (the fallback when no pattern matches), or -1. */
+  private rankOf(s: string, start: number, end: number): number {
+    const nb = this.nb;
+    const rb = this.base.rankOf(s, start, end);
+    const rx = this.extra.rankOf(s, start, end);
+    const b = rb >= 0 && rb < nb;
+    const x = rx >= 0 && rx < this.nx;
+    if (b && x) return this.order[rb]! >= this.order[nb + rx]! ? rb : nb + rx;
+    if (b) return rb;
+    if (x) return nb + rx;
+    return this.fallback;
+  }
+
+  decide(pathAndQuery: string): number {
+    const rank = this.rankOf(pathAndQuery, 0, pathAndQuery.length);
+    if (rank < 0 || pathAndQuery.length !== ROBOTS_TXT_PATH.length || this.allowedAt(rank)) return rank;
+    return pathAndQuery === ROBOTS_TXT_PATH ? -1 : rank;
+  }
+
+  decideUrl(url: string): number {
+    if (locatePath(url, span) !== SPAN_IN_PLACE) return this.decide(pathFromUrl(url));
+    const { start, end } = span;
+    const rank = this.rankOf(url, start, end);
+    if (rank < 0 || end - start !== ROBOTS_TXT_PATH.length || this.allowedAt(rank)) return rank;
+    return url.startsWith(ROBOTS_TXT_PATH, start) ? -1 : rank;
+  }
+
+  allowedAt(rank: number): boolean {
+    if (rank < this.nb) return this.base.allowedAt(rank);
+    if (rank < this.nb + this.nx) return this.extra.allowedAt(rank - this.nb);
+    return true;
+  }
+
+  lineAt(rank: number): number {
+    if (rank < this.nb) return this.base.lineAt(rank);
+    if (rank < this.nb + this.nx) return this.extra.lineAt(rank - this.nb);
+    return this.fallbackSide!.lineAt(this.fallbackRank);
+  }
+
+  ruleAt(rank: number): string {
+    if (rank < this.nb) return this.base.ruleAt(rank);
+    if (rank < this.nb + this.nx) return this.extra.ruleAt(rank - this.nb);
+    return this.fallbackSide!.ruleAt(this.fallbackRank);
+  }
+
+  get rules(): readonly RuleInfo[] {
+    if (this.infos === undefined) {
+      const infos: RuleInfo[] = [];
+      for (let r = 0; r < this.count; r++) {
+        infos.push(Object.freeze({ allowed: this.allowedAt(r), line: this.lineAt(r), rule: this.ruleAt(r) }));
+      }
+      this.infos = infos;
+    }
+    return this.infos;
+  }
+
+  checkPath(pathAndQuery: string): Decision {
+    return this.decisionOf(this.decide(pathAndQuery));
+  }
+
+  check(url: string): Decision {
+    return this.decisionOf(this.decideUrl(url));
+  }
+
+  private decisionOf(rank: number): Decision {
+    if (rank < 0) return IMPLICIT;
+    this.decisions ??= new Array(this.count);
+    let d = this.decisions[rank];
+    if (d === undefined) {
+      const allowed = this.allowedAt(rank);
+      d = Object.freeze({
+        allowed,
+        verdict: allowed ? 'allowed_explicit' : 'disallowed_explicit',
+        line: this.lineAt(rank),
+        rule: this.ruleAt(rank),
+      });
+      this.decisions[rank] = d;
+    }
+    return d;
+  }
+}

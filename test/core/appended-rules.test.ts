@@ -1,0 +1,150 @@
+// compileVersions: a later version's rules layered on an earlier version's decide exactly as a compile
+// of the later file alone (decisions, lines, rule texts), and share the earlier tables when they can.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AppendedRules } from '../../src/core/appended-rules.js';
+import { type CompiledRules, compileRobotsTxt, compileVersions } from '../../src/core/index.js';
+import { pathArb, pathFromPatternArb, patternArb, robotsWithPoolArb } from '../helpers/robots-arbitraries.js';
+
+const AGENTS = ['Googlebot', 'FooBot', 'BarBot'];
+
+/** Every way `rules` answers a path: the Decision, and the rank's facts as the pipeline reads them. */
+function answers(rules: CompiledRules, path: string) {
+  const rank = rules.decide(path);
+  return {
+    decision: rules.checkPath(path),
+    viaRank: rank < 0 ? null : [rules.allowedAt(rank), rules.lineAt(rank), rules.ruleAt(rank)],
+    url: rules.check(`https://example.com${path}`),
+  };
+}
+
+function expectSameAsAlone(versions: string[], paths: string[]): CompiledRules[][] {
+  const layered = compileVersions(versions, AGENTS);
+  versions.forEach((body, v) => {
+    const alone = compileRobotsTxt(body, AGENTS);
+    for (let a = 0; a < AGENTS.length; a++) {
+      for (const p of paths) expect(answers(layered[v]![a]!, p)).toEqual(answers(alone[a]!, p));
+    }
+  });
+  return layered;
+}
+
+/** Groups appended to a file: a user-agent line and rules drawn from the file's pool or anywhere. */
+const appendedArb = (pool: string[]) =>
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom('*', 'FooBot', 'googlebot', 'Other'),
+        fc.array(
+          fc.tuple(fc.boolean(), fc.oneof(fc.constantFrom(...pool, '', '/', '/index.html'), patternArb)),
+          { maxLength: 4 },
+        ),
+      ),
+      { minLength: 1, maxLength: 2 },
+    )
+    .map((groups) =>
+      groups
+        .map(([agent, rules]) =>
+          [
+            `User-agent: ${agent}`,
+            ...rules.map(([allow, p]) => `${allow ? 'Allow' : 'Disallow'}: ${p}`),
+          ].join('\n'),
+        )
+        .join('\n'),
+    );
+
+describe('compileVersions', () => {
+  it('decides every version exactly as compiling it alone does (property)', () => {
+    fc.assert(
+      fc.property(
+        robotsWithPoolArb.chain(({ pool, body }) =>
+          fc.record({
+            body: fc.constant(body),
+            appended: appendedArb(pool),
+            paths: fc.array(
+              fc.oneof(
+                pathArb,
+                fc.constantFrom(...pool).chain(pathFromPatternArb),
+                fc.constant('/robots.txt'),
+              ),
+              { minLength: 1, maxLength: 6 },
+            ),
+          }),
+        ),
+        fc.constantFrom('\n', '\n\n', ''),
+        ({ body, appended, paths }, gap) => {
+          const later = `${body}${gap}${appended}\n`;
+          // Appended, reverted, appended again: every layering and reuse path is taken.
+          expectSameAsAlone([body, later, body, `${later}Disallow: /zz\n`], paths);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('shares the earlier rules when a version only appends groups, and layers when it extends a selection', () => {
+    const base = 'User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /index.htm\n';
+    const paths = ['/a', '/a/b', '/search', '/searching', '/robots.txt', '/x', '/index.htm'];
+    const [v0, gpt, extended] = expectSameAsAlone(
+      [
+        base,
+        `${base}\nUser-agent: GPTBot\nDisallow: /\n`,
+        `${base}User-agent: *\nDisallow: /search\nDisallow: /\n`,
+      ],
+      paths,
+    );
+    // A group for another crawler changes nothing for these agents: the same object.
+    expect(gpt![0]).toBe(v0![0]);
+    // A `*` group appended: the earlier table plus the new rules, one object for agents that decide alike.
+    expect(extended![0]).toBeInstanceOf(AppendedRules);
+    expect(extended![1]).toBe(extended![0]);
+    expect(extended![0]!.checkPath('/robots.txt').verdict).toBe('allowed_implicit');
+    expect(extended![0]!.checkPath('/searching')).toEqual({
+      allowed: false,
+      verdict: 'disallowed_explicit',
+      line: 6,
+      rule: 'Disallow: /search',
+    });
+  });
+
+  it('takes the first empty Allow of either version as the rule when no pattern matches, else the first empty Disallow', () => {
+    const base = 'User-agent: *\nDisallow:\nDisallow: /p\n';
+    const [, allow, disallow] = expectSameAsAlone(
+      [base, `${base}User-agent: *\nAllow:\nAllow: /q\n`, `${base}User-agent: *\nDisallow:\nAllow: /q\n`],
+      ['/', '/p', '/q', '/robots.txt'],
+    );
+    expect(allow![0]).toBeInstanceOf(AppendedRules);
+    expect(allow![0]!.checkPath('/x')).toEqual({
+      allowed: true,
+      verdict: 'allowed_explicit',
+      line: 5,
+      rule: 'Allow: ',
+    });
+    expect(disallow![0]!.checkPath('/x')).toEqual({
+      allowed: true,
+      verdict: 'allowed_explicit',
+      line: 2,
+      rule: 'Disallow: ',
+    });
+  });
+
+  it('compiles anew when a version changes a rule of the earlier selection, or mostly adds', () => {
+    const base = 'User-agent: *\nDisallow: /a\n';
+    const [, changed, larger] = expectSameAsAlone(
+      [base, 'User-agent: *\nDisallow: /b\n', `${base}User-agent: *\nDisallow: /c\nDisallow: /d\n`],
+      ['/a', '/b', '/c', '/d'],
+    );
+    expect(changed![0]).not.toBeInstanceOf(AppendedRules);
+    expect(larger![0]).not.toBeInstanceOf(AppendedRules);
+  });
+
+  it('returns the rules it is given for a version as they are', () => {
+    const known = compileRobotsTxt('User-agent: *\nDisallow: /k\n', AGENTS);
+    const out = compileVersions(['User-agent: *\nDisallow: /k\n', 'User-agent: *\nDisallow: /k\n'], AGENTS, [
+      known,
+    ]);
+    expect(out[0]).toBe(known);
+    expect(out[1]![0]).toBe(known[0]);
+  });
+});
