@@ -116,7 +116,7 @@ export class CompiledRuleSets {
     // Rules compiled per row agent need each parsed body: those versions compile one by one.
     if (this.keepParsed) return;
     const shas: string[] = [];
-    const bodies: Buffer[] = [];
+    const bodies: Uint8Array[] = [];
     const known: (CompiledRules[] | undefined)[] = [];
     let missing = 0;
     for (const w of list) {
@@ -126,11 +126,12 @@ export class CompiledRuleSets {
       if (rules === undefined) missing++;
       else if (hit!.used < stamp) hit!.used = stamp;
       shas.push(w.sha256);
-      bodies.push(bodyView(w.body));
+      bodies.push(w.body);
       known.push(rules);
     }
+    // The other scheme's origin of a host mostly finds every body compiled: nothing to parse.
     if (missing === 0 || shas.length < 2) return;
-    const out = compileVersions(bodies, this.agents, known);
+    const out = compileVersions(bodies.map(bodyView), this.agents, known);
     // Rules an earlier version's slot holds too are counted there only.
     const held = new Set<CompiledRules>();
     for (let i = 0; i < shas.length; i++) {
