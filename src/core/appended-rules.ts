@@ -1,6 +1,7 @@
-// An agent's rules as an earlier version's compiled rules plus the groups a later version appended: the
-// later robots.txt decides like a compile of its own (the reference merges every group selected for an
-// agent), while the earlier version's tables are shared, not built and held a second time.
+// An agent's rules in a later version of a robots.txt as the earlier version's compiled rules, when its
+// selected groups are the earlier ones, moved by lines added or removed above them (ShiftedRules) and/or
+// followed by appended groups (AppendedRules): the later file decides like a compile of its own (the
+// reference merges every group selected for an agent), while the earlier tables are shared, not rebuilt.
 
 import { type CompiledBase, CompiledRuleSet, compiledRules, ROBOTS_TXT_PATH } from './compile.js';
 import type { Group } from './group.js';
@@ -15,6 +16,106 @@ const IMPLICIT: Decision = Object.freeze({ allowed: true, verdict: 'allowed_impl
 
 /** Estimated bytes of the object's own fields and headers. */
 const OWN_BYTES = 96;
+
+/** Compiled rules whose rank for a path span can be asked without the robots.txt exception applied. */
+type RankedRules = CompiledRules & { rankOf(s: string, start: number, end: number): number };
+
+/** Decisions of `rules` by rank, made on first use (with the rank's allowed, line and rule text). */
+class Decisions {
+  private made: (Decision | undefined)[] | undefined;
+
+  of(rules: CompiledRules, rank: number): Decision {
+    if (rank < 0) return IMPLICIT;
+    this.made ??= new Array(rules.count);
+    let d = this.made[rank];
+    if (d === undefined) {
+      const allowed = rules.allowedAt(rank);
+      d = Object.freeze({
+        allowed,
+        verdict: allowed ? 'allowed_explicit' : 'disallowed_explicit',
+        line: rules.lineAt(rank),
+        rule: rules.ruleAt(rank),
+      });
+      this.made[rank] = d;
+    }
+    return d;
+  }
+}
+
+/** Every rule of `rules` by rank, frozen. */
+function ruleInfos(rules: CompiledRules): RuleInfo[] {
+  const infos: RuleInfo[] = [];
+  for (let r = 0; r < rules.count; r++)
+    infos.push(Object.freeze({ allowed: rules.allowedAt(r), line: rules.lineAt(r), rule: rules.ruleAt(r) }));
+  return infos;
+}
+
+/**
+ * A compiled base whose rules are the same in a later version, each on a line `shift` further (lines
+ * added or removed above them: a comment, a sitemap, another crawler's group). Decides as the base.
+ */
+export class ShiftedRules implements RankedRules {
+  readonly agent: string;
+  readonly count: number;
+  private readonly decisions = new Decisions();
+  private infos: RuleInfo[] | undefined;
+
+  private constructor(
+    private readonly base: CompiledBase,
+    private readonly shift: number,
+  ) {
+    this.agent = base.agent;
+    this.count = base.count;
+  }
+
+  /** `rules` moved by `shift` lines (itself when 0; a shifted base moved again is moved once). */
+  static by(rules: CompiledBase | ShiftedRules, shift: number): CompiledBase | ShiftedRules {
+    if (shift === 0) return rules;
+    if (rules instanceof ShiftedRules) return ShiftedRules.by(rules.base, rules.shift + shift);
+    return new ShiftedRules(rules, shift);
+  }
+
+  get byteSize(): number {
+    return OWN_BYTES;
+  }
+
+  get rules(): readonly RuleInfo[] {
+    this.infos ??= ruleInfos(this);
+    return this.infos;
+  }
+
+  rankOf(s: string, start: number, end: number): number {
+    return this.base.rankOf(s, start, end);
+  }
+
+  decide(pathAndQuery: string): number {
+    return this.base.decide(pathAndQuery);
+  }
+
+  decideUrl(url: string): number {
+    return this.base.decideUrl(url);
+  }
+
+  allowedAt(rank: number): boolean {
+    return this.base.allowedAt(rank);
+  }
+
+  lineAt(rank: number): number {
+    return this.base.lineAt(rank) + this.shift;
+  }
+
+  ruleAt(rank: number): string {
+    return this.base.ruleAt(rank);
+  }
+
+  checkPath(pathAndQuery: string): Decision {
+    return this.decisions.of(this, this.decide(pathAndQuery));
+  }
+
+  check(url: string): Decision {
+    return this.decisions.of(this, this.decideUrl(url));
+  }
+}
 
 /** 2 when the groups have an empty Allow, 1 an empty Disallow only, 0 no empty rule. */
 function emptyRuleKind(groups: readonly Group[]): number {
@@ -48,11 +149,11 @@ export class AppendedRules implements CompiledRules {
   private readonly fallbackRank: number;
   /** The base's ranks are those `baseGroups` order to (never expected otherwise, but then unusable). */
   private readonly consistent: boolean;
-  private decisions: (Decision | undefined)[] | undefined;
+  private readonly decisions = new Decisions();
   private infos: RuleInfo[] | undefined;
 
   private constructor(
-    private readonly base: CompiledBase,
+    private readonly base: RankedRules,
     baseGroups: readonly Group[],
     private readonly extra: CompiledBase,
     extraGroups: readonly Group[],
@@ -80,29 +181,34 @@ export class AppendedRules implements CompiledRules {
   }
 
   /**
-   * The rules of `groups` (an agent's selection in a later version) on top of `base`, compiled from
-   * `baseGroups` (the agent's selection in an earlier one), when those are the first of `groups`, rule
-   * for rule and line for line; undefined when they are not, or when the appended part is the larger.
+   * The rules of `groups` (an agent's selection in a later version) from `base`, compiled from
+   * `baseGroups` (the agent's selection in an earlier one), when those are the first of `groups`, rule for
+   * rule, all moved by one line shift (often none); undefined when they are not, or when the appended part
+   * is the larger.
    */
   static on(
-    base: CompiledBase,
+    base: CompiledBase | ShiftedRules,
     baseGroups: readonly Group[],
     groups: readonly Group[],
   ): CompiledRules | undefined {
     const n = baseGroups.length;
     if (n === 0 || n > groups.length) return undefined;
+    let shift: number | null = null;
     let baseRules = 0;
     for (let i = 0; i < n; i++) {
-      if (!baseGroups[i]!.sameRulesAs(groups[i]!)) return undefined;
+      const s = baseGroups[i]!.ruleShiftTo(groups[i]!);
+      if (s === undefined || (s !== null && shift !== null && s !== shift)) return undefined;
+      shift ??= s;
       baseRules += baseGroups[i]!.ruleCount;
     }
-    if (n === groups.length) return base;
+    const moved = ShiftedRules.by(base, shift ?? 0);
+    if (n === groups.length) return moved;
     const extraGroups = groups.slice(n);
     let extraRules = 0;
     for (const g of extraGroups) extraRules += g.ruleCount;
     if (extraRules > baseRules) return undefined;
     const extra = compiledRules(base.agent, new CompiledRuleSet(extraGroups)) as CompiledBase;
-    const rules = new AppendedRules(base, baseGroups, extra, extraGroups);
+    const rules = new AppendedRules(moved, baseGroups, extra, extraGroups);
     return rules.consistent ? rules : undefined;
   }
 
@@ -156,38 +262,15 @@ export class AppendedRules implements CompiledRules {
   }
 
   get rules(): readonly RuleInfo[] {
-    if (this.infos === undefined) {
-      const infos: RuleInfo[] = [];
-      for (let r = 0; r < this.count; r++) {
-        infos.push(Object.freeze({ allowed: this.allowedAt(r), line: this.lineAt(r), rule: this.ruleAt(r) }));
-      }
-      this.infos = infos;
-    }
+    this.infos ??= ruleInfos(this);
     return this.infos;
   }
 
   checkPath(pathAndQuery: string): Decision {
-    return this.decisionOf(this.decide(pathAndQuery));
+    return this.decisions.of(this, this.decide(pathAndQuery));
   }
 
   check(url: string): Decision {
-    return this.decisionOf(this.decideUrl(url));
-  }
-
-  private decisionOf(rank: number): Decision {
-    if (rank < 0) return IMPLICIT;
-    this.decisions ??= new Array(this.count);
-    let d = this.decisions[rank];
-    if (d === undefined) {
-      const allowed = this.allowedAt(rank);
-      d = Object.freeze({
-        allowed,
-        verdict: allowed ? 'allowed_explicit' : 'disallowed_explicit',
-        line: this.lineAt(rank),
-        rule: this.ruleAt(rank),
-      });
-      this.decisions[rank] = d;
-    }
-    return d;
+    return this.decisions.of(this, this.decideUrl(url));
   }
 }

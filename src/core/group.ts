@@ -136,24 +136,31 @@ export class Group {
     return this.list.data[3 * (this.first + k) + 2]!;
   }
 
-  /** Whether `o` holds the same rules: each one's kind, line and value (of bodies that may differ elsewhere). */
-  sameRulesAs(o: Group): boolean {
+  /**
+   * How far `o`'s rules are moved down from this group's (lines added or removed above them, in another
+   * version of the file): the line shift, when `o` has the same rules (kind and value) each moved by it;
+   * null when both have no rules; undefined when the rules differ or move apart.
+   */
+  ruleShiftTo(o: Group): number | null | undefined {
     const n = this.count;
-    if (o.count !== n) return false;
+    if (o.count !== n) return undefined;
+    if (n === 0) return null;
     const a = this.list.data;
     const b = o.list.data;
+    const shift = (b[3 * o.first]! >>> 1) - (a[3 * this.first]! >>> 1);
     for (let k = 0; k < n; k++) {
       const i = 3 * (this.first + k);
       const j = 3 * (o.first + k);
-      if (a[i] !== b[j]) return false;
+      // line × 2 + allow: the same kind on a line `shift` further.
+      if (b[j]! !== a[i]! + 2 * shift) return undefined;
       const at = a[i + 1]!;
       const from = b[j + 1]!;
       const len = a[i + 2]! - at;
-      if (b[j + 2]! - from !== len) return false;
+      if (b[j + 2]! - from !== len) return undefined;
       for (let c = 0; c < len; c++)
-        if (this.body.charCodeAt(at + c) !== o.body.charCodeAt(from + c)) return false;
+        if (this.body.charCodeAt(at + c) !== o.body.charCodeAt(from + c)) return undefined;
     }
-    return true;
+    return shift;
   }
 
   /** Rule `k` as an object, made once. */

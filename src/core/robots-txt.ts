@@ -1,7 +1,7 @@
 // parseRobotsTxt: the public entry point, and the RobotsTxt object it returns.
 
 import { agentKey, asciiLower, normalizeAgent } from './agent.js';
-import { AppendedRules } from './appended-rules.js';
+import { AppendedRules, ShiftedRules } from './appended-rules.js';
 import { isAscii, toBinary } from './bytes.js';
 import { CompiledBase, CompiledRuleSet, compiledRules, selectGroups } from './compile.js';
 import { DirectRules } from './direct-rules.js';
@@ -155,10 +155,11 @@ export function compileRobotsTxt(body: string | Uint8Array, agents: readonly str
 
 /**
  * `compileRobotsTxt` for each of several versions of one origin's robots.txt (oldest first), where an
- * agent's rules in a version whose selected groups are those of an earlier version's, rule for rule and
- * line for line, plus groups appended after them (a crawler's group added at the end, a `*` group
- * extended by a new one) are the earlier version's compiled rules, shared, with only the appended groups
- * compiled (AppendedRules): versions of a file mostly differ that way. `known[i]`, when given, is version
+ * agent's rules in a version whose selected groups are those of an earlier version's, rule for rule (on
+ * lines moved alike by lines added or removed above them: a comment, a sitemap, another crawler's group),
+ * plus any groups appended after them (a `*` group added at the end), are the earlier version's compiled
+ * rules, shared, with only the appended groups compiled (ShiftedRules, AppendedRules): versions of a file
+ * mostly differ that way. `known[i]`, when given, is version
  * i's rules already compiled by this function or compileRobotsTxt, returned as they are.
  */
 export function compileVersions(
@@ -185,7 +186,7 @@ export function compileVersions(
         const groups = selectGroups(parsed[i]!.groups, keys[a]!).groups;
         for (let j = i - 1; j >= 0; j--) {
           const base = out[j]![a]!;
-          if (!(base instanceof CompiledBase)) continue;
+          if (!(base instanceof CompiledBase || base instanceof ShiftedRules)) continue;
           const baseGroups = selectGroups(parsed[j]!.groups, keys[a]!).groups;
           const key = `${j}:${indexes(parsed[j]!, baseGroups)}:${indexes(parsed[i]!, groups)}`;
           const made = layered.get(key);

@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppendedRules } from '../../src/core/appended-rules.js';
+import { AppendedRules, ShiftedRules } from '../../src/core/appended-rules.js';
 import { type CompiledRules, compileRobotsTxt, compileVersions } from '../../src/core/index.js';
 import { pathArb, pathFromPatternArb, patternArb, robotsWithPoolArb } from '../helpers/robots-arbitraries.js';
 
@@ -75,8 +75,20 @@ describe('compileVersions', () => {
         fc.constantFrom('\n', '\n\n', ''),
         ({ body, appended, paths }, gap) => {
           const later = `${body}${gap}${appended}\n`;
-          // Appended, reverted, appended again: every layering and reuse path is taken.
-          expectSameAsAlone([body, later, body, `${later}Disallow: /zz\n`], paths);
+          // Appended, reverted, appended again, moved down by lines above (with and without appending),
+          // a crawler's group put on top: every layering, shifting and reuse path is taken.
+          expectSameAsAlone(
+            [
+              body,
+              later,
+              body,
+              `${later}Disallow: /zz\n`,
+              `# updated\n${body}`,
+              `# updated\nSitemap: /s.xml\n\n${later}`,
+              `User-agent: GPTBot\nDisallow: /\n\n${body}`,
+            ],
+            paths,
+          );
         },
       ),
       { numRuns: 1500 },
@@ -129,10 +141,36 @@ describe('compileVersions', () => {
     });
   });
 
+  it('shares the earlier rules, on their new lines, when lines were added above them', () => {
+    const base = 'User-agent: *\nDisallow: /a\nAllow: /a/b\n';
+    const paths = ['/a', '/a/b', '/search', '/x'];
+    const [v0, moved, both] = expectSameAsAlone(
+      [
+        base,
+        `# 2024-05-01\nUser-agent: GPTBot\nDisallow: /\n\n${base}`,
+        `# 2024\n${base}User-agent: *\nDisallow: /search\n`,
+      ],
+      paths,
+    );
+    expect(moved![0]).toBeInstanceOf(ShiftedRules);
+    expect(moved![0]!.checkPath('/a')).toEqual({ ...v0![0]!.checkPath('/a'), line: 6 });
+    expect(both![0]).toBeInstanceOf(AppendedRules);
+    expect(both![0]!.checkPath('/a/b').line).toBe(4);
+    // Groups moved apart (a line added between them) share nothing: compiled anew, still exact.
+    const two = 'User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n';
+    const [, apart] = expectSameAsAlone([two, two.replace('\n\n', '\n# x\n\n')], ['/a', '/b']);
+    expect(apart![0]).not.toBeInstanceOf(ShiftedRules);
+  });
+
   it('compiles anew when a version changes a rule of the earlier selection, or mostly adds', () => {
     const base = 'User-agent: *\nDisallow: /a\n';
     const [, changed, larger] = expectSameAsAlone(
-      [base, 'User-agent: *\nDisallow: /b\n', `${base}User-agent: *\nDisallow: /c\nDisallow: /d\n`],
+      [
+        base,
+        'User-agent: *\nDisallow: /b\n',
+        `${base}User-agent: *\nDisallow: /c\nDisallow: /d\n`,
+        'User-agent: *\nAllow: /a\n',
+      ],
       ['/a', '/b', '/c', '/d'],
     );
     expect(changed![0]).not.toBeInstanceOf(AppendedRules);
