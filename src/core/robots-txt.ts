@@ -153,13 +153,16 @@ export function compileRobotsTxt(body: string | Uint8Array, agents: readonly str
   return agents.map((a) => robots.compile(a));
 }
 
+/** Earlier versions a version is compared with to share their rules: the latest this many. */
+const MAX_BASE_VERSIONS = 8;
+
 /**
  * `compileRobotsTxt` for each of several versions of one origin's robots.txt (oldest first), where an
  * agent's rules in a version whose selected groups are those of an earlier version's, rule for rule (on
  * lines moved alike by lines added or removed above them: a comment, a sitemap, another crawler's group),
  * plus any groups appended after them (a `*` group added at the end), are the earlier version's compiled
  * rules, shared, with only the appended groups compiled (ShiftedRules, AppendedRules): versions of a file
- * mostly differ that way. `known[i]`, when given, is version
+ * mostly differ that way. Each version is compared with the latest MAX_BASE_VERSIONS before it. `known[i]`, when given, is version
  * i's rules already compiled by this function or compileRobotsTxt, returned as they are.
  */
 export function compileVersions(
@@ -168,27 +171,47 @@ export function compileVersions(
   known: readonly (CompiledRules[] | undefined)[] = [],
 ): CompiledRules[][] {
   const keys = agents.map(agentKey);
-  const parsed = bodies.map((b) => parseBody(b, keys, true));
+  // Parsed on first need, and let go once no later version can build on them (a long history stays flat).
+  const parsed: (ParsedRobots | undefined)[] = [];
+  const selected: ((Group[] | undefined)[] | undefined)[] = [];
+  const parse = (i: number) => {
+    parsed[i] ??= parseBody(bodies[i]!, keys, true);
+    return parsed[i];
+  };
+  const selection = (i: number, a: number) => {
+    let of = selected[i];
+    if (of === undefined) {
+      of = [];
+      selected[i] = of;
+    }
+    of[a] ??= selectGroups(parse(i).groups, keys[a]!).groups;
+    return of[a];
+  };
+  const indexes = (i: number, groups: readonly Group[]) =>
+    groups.map((g) => parse(i).groups.indexOf(g)).join();
   const out: CompiledRules[][] = [];
   for (let i = 0; i < bodies.length; i++) {
+    const first = Math.max(0, i - MAX_BASE_VERSIONS);
+    if (first > 0) {
+      parsed[first - 1] = undefined;
+      selected[first - 1] = undefined;
+    }
     const have = known[i];
     if (have !== undefined) {
       out.push(have);
       continue;
     }
-    const robots = new Robots(parsed[i]!);
+    const robots = new Robots(parse(i));
     // Agents selecting the same groups in both versions share one object, as compile() shares a set.
     const layered = new Map<string, CompiledRules>();
-    const indexes = (p: ParsedRobots, groups: readonly Group[]) =>
-      groups.map((g) => p.groups.indexOf(g)).join();
     out.push(
       agents.map((agent, a) => {
-        const groups = selectGroups(parsed[i]!.groups, keys[a]!).groups;
-        for (let j = i - 1; j >= 0; j--) {
+        const groups = selection(i, a);
+        for (let j = i - 1; j >= first; j--) {
           const base = out[j]![a]!;
           if (!(base instanceof CompiledBase || base instanceof ShiftedRules)) continue;
-          const baseGroups = selectGroups(parsed[j]!.groups, keys[a]!).groups;
-          const key = `${j}:${indexes(parsed[j]!, baseGroups)}:${indexes(parsed[i]!, groups)}`;
+          const baseGroups = selection(j, a);
+          const key = `${j}:${indexes(j, baseGroups)}:${indexes(i, groups)}`;
           const made = layered.get(key);
           if (made !== undefined) return made;
           const on = AppendedRules.on(base, baseGroups, groups);

@@ -162,6 +162,15 @@ describe('compileVersions', () => {
     expect(apart![0]).not.toBeInstanceOf(ShiftedRules);
   });
 
+  it('keeps sharing along a long history, each version built on one of the few before it', () => {
+    const base = 'User-agent: *\nDisallow: /a\nAllow: /a/b\n';
+    // A dated comment line added on top every time: 40 versions, each moved one line further.
+    const versions = Array.from({ length: 40 }, (_, k) => `${'# update\n'.repeat(k)}${base}`);
+    const out = expectSameAsAlone(versions, ['/a', '/a/b', '/c']);
+    for (let k = 1; k < versions.length; k++) expect(out[k]![0]).toBeInstanceOf(ShiftedRules);
+    expect(out[39]![0]!.checkPath('/a').line).toBe(41);
+  });
+
   it('compiles anew when a version changes a rule of the earlier selection, or mostly adds', () => {
     const base = 'User-agent: *\nDisallow: /a\n';
     const [, changed, larger] = expectSameAsAlone(
