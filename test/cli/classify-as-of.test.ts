@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { compileRobotsTxt } from '../../src/core/index.js';
 import { PolicyCache } from '../../src/pipeline/cache/policy-cache.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -11,6 +12,12 @@ const D = Date.UTC(2024, 0, 1);
 const dir = mkdtempSync(path.join(tmpdir(), 'ra-as-of-'));
 const MANY_HOSTS = 40;
 const cachePath = path.join(dir, 'history.sqlite');
+
+const E_VERSIONS = [
+  'User-agent: *\nDisallow: /a\nAllow: /a/b\n',
+  '# updated\nUser-agent: *\nDisallow: /a\nAllow: /a/b\n\nUser-agent: *\nDisallow: /b\nDisallow: /a/b/c\n',
+  'User-agent: GPTBot\nDisallow: /\n\n# moved\nUser-agent: *\nDisallow: /a\nAllow: /a/b\n',
+];
 
 /** Records what a fetch of `origin` saw at `at`: a body (200), or a status with no body. */
 function see(cache: PolicyCache, origin: string, at: number, body: string | null, status = 200): void {
@@ -57,6 +64,8 @@ beforeAll(() => {
     see(cache, origin, D + 10 * DAY, `User-agent: *\nDisallow: /q${i}\n`);
     see(cache, origin, D + 20 * DAY, `User-agent: *\nDisallow: /p${i}\n`);
   }
+  // e.example: versions that move the `*` rules down and append to them (compiled on top of the first).
+  for (const [k, body] of E_VERSIONS.entries()) see(cache, 'https://e.example', D + 10 * k * DAY, body);
   cache.flush();
   cache.close();
 });
@@ -127,6 +136,31 @@ describe('classify as of a time (--at-column, --as-of)', () => {
       ['Disallow: /new', 2],
       ['Disallow: /old', 1],
     ]);
+  });
+
+  it('judges versions that moved or appended to an earlier one as each file alone would', async () => {
+    const paths = ['/a/x', '/a/b/x', '/a/b/c/x', '/b/x', '/c'];
+    const lines = ['time,host,url'];
+    const expected: string[] = [];
+    for (const [k, body] of E_VERSIONS.entries()) {
+      // Two days into each version: no earlier version within the grace.
+      const time = new Date(D + (10 * k + 2) * DAY).toISOString();
+      const [rules] = compileRobotsTxt(body, ['Googlebot', 'GPTBot']);
+      for (const p of paths) {
+        lines.push(`${time},e.example,https://e.example${p}`);
+        const d = rules!.checkPath(p);
+        const grace = d.verdict === 'disallowed_explicit' ? 'false' : '';
+        expected.push(
+          `${time},e.example,https://e.example${p},${d.allowed},${d.verdict},${d.line || ''},${d.rule},${grace},200,`,
+        );
+      }
+    }
+    const r = await classifyAsOf(write('e.csv', `${lines.join('\n')}\n`), '--at-column', 'time', '--quiet');
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trimEnd().split('\n').slice(1)).toEqual(expected);
+    // The moved and appended rules really are judged: lines 3, 7 and 8 decide in later versions.
+    expect(expected.some((row) => row.includes(',7,Disallow: /b,'))).toBe(true);
+    expect(expected.some((row) => row.includes(',8,Disallow: /a/b/c,'))).toBe(true);
   });
 
   it('gives each of several agents its grace, whether agents share their groups or not', async () => {
