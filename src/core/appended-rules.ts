@@ -68,6 +68,11 @@ export class ShiftedRules implements RankedRules {
     this.count = base.count;
   }
 
+  /** The compiled rules these stand on. */
+  get shared(): CompiledBase {
+    return this.base;
+  }
+
   /** `rules` moved by `shift` lines (itself when 0; a shifted base moved again is moved once). */
   static by(rules: CompiledBase | ShiftedRules, shift: number): CompiledBase | ShiftedRules {
     if (shift === 0) return rules;
@@ -75,6 +80,7 @@ export class ShiftedRules implements RankedRules {
     return new ShiftedRules(rules, shift);
   }
 
+  /** Without the base's: it is counted where it was compiled (see layeredOn). */
   get byteSize(): number {
     return OWN_BYTES;
   }
@@ -212,8 +218,14 @@ export class AppendedRules implements CompiledRules {
     return rules.consistent ? rules : undefined;
   }
 
+  /** Without the base's: it is counted where it was compiled (see layeredOn). */
   get byteSize(): number {
     return OWN_BYTES + 8 * this.order.length + this.extra.byteSize;
+  }
+
+  /** The compiled rules these stand on. */
+  get shared(): CompiledBase {
+    return this.base instanceof ShiftedRules ? this.base.shared : (this.base as CompiledBase);
   }
 
   /** Rank of the deciding rule for `s[start, end)` (the fallback when no pattern matches), or -1. */
@@ -273,4 +285,12 @@ export class AppendedRules implements CompiledRules {
   check(url: string): Decision {
     return this.decisions.of(this, this.decideUrl(url));
   }
+}
+
+/**
+ * The compiled rules that `rules` (from compileVersions) stand on and keep alive without counting them in
+ * their byteSize, or null when they stand alone. A cache that drops those must drop these too.
+ */
+export function layeredOn(rules: CompiledRules): CompiledRules | null {
+  return rules instanceof ShiftedRules || rules instanceof AppendedRules ? rules.shared : null;
 }

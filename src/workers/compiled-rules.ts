@@ -1,3 +1,4 @@
+import { layeredOn } from '../core/appended-rules.js';
 import { sameRuleSet } from '../core/compile.js';
 import {
   type CompiledRules,
@@ -31,6 +32,11 @@ export interface CompiledSlot {
   /** With a row agent (`--agent-column`): the whole parsed body, to compile any agent's rules from. */
   parsed: RobotsTxt | null;
   cost: number;
+  /**
+   * As of a time: the slots whose compiled rules this one's stand on (see layeredOn), which its cost does
+   * not count; it goes when one of them goes. Null for rules compiled on their own.
+   */
+  bases: CompiledSlot[] | null;
   /** Latest batch stamp that used it. */
   used: number;
   /**
@@ -117,26 +123,45 @@ export class CompiledRuleSets {
     if (this.keepParsed) return;
     const shas: string[] = [];
     const bodies: Uint8Array[] = [];
-    const known: (CompiledRules[] | undefined)[] = [];
+    const slots: (CompiledSlot | undefined)[] = [];
     let missing = 0;
     for (const w of list) {
       if (w.outcome !== 'parsed' || w.sha256 === null || w.body === null || shas.includes(w.sha256)) continue;
-      const hit = this.compiled.get(w.sha256);
-      const rules = hit !== undefined && hit.rules !== null ? hit.rules : undefined;
-      if (rules === undefined) missing++;
-      else if (hit!.used < stamp) hit!.used = stamp;
+      let hit = this.compiled.get(w.sha256);
+      if (hit !== undefined && hit.rules === null) hit = undefined;
+      if (hit === undefined) missing++;
+      else if (hit.used < stamp) hit.used = stamp;
       shas.push(w.sha256);
       bodies.push(w.body);
-      known.push(rules);
+      slots.push(hit);
     }
     // The other scheme's origin of a host mostly finds every body compiled: nothing to parse.
     if (missing === 0 || shas.length < 2) return;
-    const out = compileVersions(bodies.map(bodyView), this.agents, known);
-    // Rules an earlier version's slot holds too are counted there only.
-    const held = new Set<CompiledRules>();
+    const out = compileVersions(
+      bodies.map(bodyView),
+      this.agents,
+      slots.map((s) => s?.rules ?? undefined),
+    );
+    // Which slot keeps each compiled object alive: this history's, and those its slots stand on.
+    const owner = new Map<CompiledRules, CompiledSlot>();
+    const own = (slot: CompiledSlot) => {
+      for (const r of slot.rules!) if (layeredOn(r) === null && !owner.has(r)) owner.set(r, slot);
+      for (const b of slot.bases ?? []) if (b.rules !== null) own(b);
+    };
+    const fresh = slots.map((s) => s === undefined);
     for (let i = 0; i < shas.length; i++) {
-      if (known[i] === undefined) this.add(shas[i]!, out[i]!, null, bodies[i]!.byteLength, stamp, held);
-      for (const r of out[i]!) held.add(r);
+      slots[i] ??= this.add(shas[i]!, out[i]!, null, bodies[i]!.byteLength, stamp);
+      own(slots[i]!);
+    }
+    for (let i = 0; i < shas.length; i++) {
+      const slot = slots[i]!;
+      if (!fresh[i]) continue;
+      for (const r of slot.rules!) {
+        const base = owner.get(layeredOn(r) ?? r);
+        if (base === undefined || base === slot) continue;
+        slot.bases ??= [];
+        for (const b of [base, ...(base.bases ?? [])]) if (!slot.bases.includes(b)) slot.bases.push(b);
+      }
     }
   }
 
@@ -147,7 +172,6 @@ export class CompiledRuleSets {
     parsed: RobotsTxt | null,
     bodyBytes: number,
     stamp: number,
-    held?: ReadonlySet<CompiledRules>,
   ): CompiledSlot {
     this.compiles++;
     // Agents that select the same groups share one compiled set: count it once.
@@ -159,7 +183,7 @@ export class CompiledRuleSets {
       while (l < a && !sameRuleSet(rules[l]!, rules[a]!)) l++;
       lead[a] = l;
       // A follower uses its lead's object: it decides alike, and one object per set is kept.
-      if (l === a) cost += held?.has(rules[a]!) ? 0 : rules[a]!.byteSize;
+      if (l === a) cost += rules[a]!.byteSize;
       else rules[a] = rules[l]!;
       if (l !== 0) allSame = false;
     }
@@ -170,6 +194,7 @@ export class CompiledRuleSets {
       allSame,
       parsed,
       cost,
+      bases: null,
       used: stamp,
       full: null,
       fullTail: null,
@@ -197,12 +222,20 @@ export class CompiledRuleSets {
       .sort((a, b) => a.used - b.used);
     for (const s of slots) {
       if (this.cost <= budget * 0.75) break;
-      s.rules = null;
-      s.parsed = null;
-      this.compiled.delete(s.sha);
-      this.cost -= s.cost;
+      this.drop(s);
+    }
+    // Rules standing on evicted ones would keep those alive uncounted: they go too (once no batch holds them).
+    for (const s of slots) {
+      if (s.rules !== null && s.bases?.some((b) => b.rules === null)) this.drop(s);
     }
     this.evictAt = this.cost <= budget ? budget : this.cost + budget / 4;
+  }
+
+  private drop(s: CompiledSlot): void {
+    s.rules = null;
+    s.parsed = null;
+    this.compiled.delete(s.sha);
+    this.cost -= s.cost;
   }
 }
 
