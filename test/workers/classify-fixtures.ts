@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PolicyBroker } from '../../src/pipeline/policy/policy-broker.js';
 import { createDirPolicyProvider } from '../../src/pipeline/policy/robots-dir-provider.js';
-import type { WorkerConfig } from '../../src/workers/protocol.js';
+import type { WirePolicy, WorkerConfig } from '../../src/workers/protocol.js';
 
 /** A temp robots dir holding the given `<file name> → body`. */
 export function robotsDir(files: Record<string, string | Buffer>): string {
@@ -16,6 +16,20 @@ export function robotsDir(files: Record<string, string | Buffer>): string {
 export function dirFetcher(dir: string) {
   const broker = new PolicyBroker(createDirPolicyProvider(dir));
   return { broker, fetch: broker.resolve.bind(broker) };
+}
+
+/** A parsed policy of `origin` with this body, its sha256 standing in as the body itself. */
+export function parsedPolicy(body: string, origin = 'https://a.example'): WirePolicy {
+  return {
+    key: origin,
+    outcome: 'parsed',
+    status: '200',
+    body: new TextEncoder().encode(body),
+    sha256: body,
+    robotsUrl: `${origin}/robots.txt`,
+    fetchedAt: '',
+    truncated: false,
+  };
 }
 
 export function config(over: Partial<WorkerConfig> = {}): WorkerConfig {

@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppendedRules } from '../../src/core/appended-rules.js';
 import { CompiledRuleSets } from '../../src/workers/compiled-rules.js';
-import type { WirePolicy } from '../../src/workers/protocol.js';
-
-function wire(body: string, sha = body): WirePolicy {
-  return {
-    key: 'https://a.example',
-    outcome: 'parsed',
-    status: '200',
-    body: new TextEncoder().encode(body),
-    sha256: sha,
-    robotsUrl: 'https://a.example/robots.txt',
-    fetchedAt: '',
-    truncated: false,
-  };
-}
+import { parsedPolicy } from './classify-fixtures.js';
 
 const BASE = `User-agent: *\n${Array.from({ length: 40 }, (_, i) => `Disallow: /p${i}/`).join('\n')}\n`;
 const LATER = `${BASE}User-agent: *\nDisallow: /search\n`;
@@ -22,9 +9,9 @@ const LATER = `${BASE}User-agent: *\nDisallow: /search\n`;
 /** Sets holding one origin's two versions (stamp 1), the later one layered on the earlier. */
 function twoVersions(budget: number) {
   const sets = new CompiledRuleSets(budget, ['Googlebot']);
-  sets.versions([wire(BASE), wire(LATER)], 1);
-  const first = sets.get(wire(BASE), 1);
-  const later = sets.get(wire(LATER), 1);
+  sets.versions([parsedPolicy(BASE), parsedPolicy(LATER)], 1);
+  const first = sets.get(parsedPolicy(BASE), 1);
+  const later = sets.get(parsedPolicy(LATER), 1);
   return { sets, first, later };
 }
 
@@ -44,12 +31,12 @@ describe('CompiledRuleSets with versions compiled together', () => {
       const { first, later } = twoVersions(1 << 30);
       // A budget the two just fit in: one more small body makes room by dropping the least recently used.
       const sets = new CompiledRuleSets(first.cost + later.cost + 16, ['Googlebot']);
-      sets.versions([wire(BASE), wire(LATER)], 1);
-      const a = sets.get(wire(BASE), 1);
-      const b = sets.get(wire(LATER), 1);
+      sets.versions([parsedPolicy(BASE), parsedPolicy(LATER)], 1);
+      const a = sets.get(parsedPolicy(BASE), 1);
+      const b = sets.get(parsedPolicy(LATER), 1);
       sets.hold(LATER, held ? 9 : 5);
       sets.protectFrom = 8;
-      sets.get(wire('User-agent: *\nDisallow: /x\n'), 10);
+      sets.get(parsedPolicy('User-agent: *\nDisallow: /x\n'), 10);
       // Dropping the earlier version alone brings the cost within the budget: the later one goes with it.
       expect(a.rules).toBeNull();
       if (held) {

@@ -8,19 +8,10 @@ import { OriginStore } from '../../src/workers/origin-store.js';
 import type { WirePolicy, WireVersion } from '../../src/workers/protocol.js';
 import { DirPolicySource } from '../../src/workers/robots-dir-reader.js';
 import { usedAfterGc } from '../helpers/heap.js';
-import { config } from './classify-fixtures.js';
+import { config, parsedPolicy } from './classify-fixtures.js';
 
 function policy(body: string): WirePolicy {
-  return {
-    key: 'https://a-rather-long-host-name.example',
-    outcome: 'parsed',
-    status: '200',
-    body: new TextEncoder().encode(body),
-    sha256: body,
-    robotsUrl: 'https://a-rather-long-host-name.example/robots.txt',
-    fetchedAt: '',
-    truncated: false,
-  };
+  return parsedPolicy(body, 'https://a-rather-long-host-name.example');
 }
 
 /** As of a time, by the first column, no grace and no age limit. */
