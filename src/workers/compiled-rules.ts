@@ -115,8 +115,9 @@ export class CompiledRuleSets {
 
   /**
    * As of a time: compiles the bodies of one origin's versions (oldest first) together, so that a version
-   * that only appended groups to an earlier one shares that one's tables (see compileVersions); a body
-   * compiled before is the base of later ones as it is. `get` then finds each by its sha256.
+   * whose rules only moved down or had groups appended shares an earlier one's tables (see
+   * compileVersions); a body compiled before is the base of later ones as it is. `get` then finds each by
+   * its sha256. A slot layered that way records the slots it stands on (`bases`).
    */
   versions(list: readonly WirePolicy[], stamp: number): void {
     // Rules compiled per row agent need each parsed body: those versions compile one by one.
@@ -144,9 +145,12 @@ export class CompiledRuleSets {
     );
     // Which slot keeps each compiled object alive: this history's, and those its slots stand on.
     const owner = new Map<CompiledRules, CompiledSlot>();
+    // A slot's bases are listed transitively: one level covers them all.
     const own = (slot: CompiledSlot) => {
-      for (const r of slot.rules!) if (layeredOn(r) === null && !owner.has(r)) owner.set(r, slot);
-      for (const b of slot.bases ?? []) if (b.rules !== null) own(b);
+      for (const s of [slot, ...(slot.bases ?? [])]) {
+        if (s.rules === null) continue;
+        for (const r of s.rules) if (layeredOn(r) === null && !owner.has(r)) owner.set(r, s);
+      }
     };
     const fresh = slots.map((s) => s === undefined);
     for (let i = 0; i < shas.length; i++) {
