@@ -3,22 +3,21 @@
 // followed by appended groups (AppendedRules): the later file decides like a compile of its own (the
 // reference merges every group selected for an agent), while the earlier tables are shared, not rebuilt.
 
-import { type CompiledBase, CompiledRuleSet, compiledRules, ROBOTS_TXT_PATH } from './compile.js';
+import {
+  type CompiledBase,
+  CompiledRuleSet,
+  compiledRules,
+  decideBy,
+  decideUrlBy,
+  IMPLICIT,
+  type RankedRules,
+} from './compile.js';
 import type { Group } from './group.js';
-import { orderRules } from './rule-order.js';
+import { type OrderedRules, orderRules } from './rule-order.js';
 import type { CompiledRules, Decision, RuleInfo } from './types.js';
-import { locatePath, type PathSpan, pathFromUrl, SPAN_IN_PLACE } from './url-path.js';
-
-/** Out-parameter for locatePath; checks run one at a time on a thread, so one object serves all. */
-const span: PathSpan = { start: 0, end: 0 };
-
-const IMPLICIT: Decision = Object.freeze({ allowed: true, verdict: 'allowed_implicit', line: 0, rule: '' });
 
 /** Estimated bytes of the object's own fields and headers. */
 const OWN_BYTES = 96;
-
-/** Compiled rules whose rank for a path span can be asked without the robots.txt exception applied. */
-type RankedRules = CompiledRules & { rankOf(s: string, start: number, end: number): number };
 
 /** Decisions of `rules` by rank, made on first use (with the rank's allowed, line and rule text). */
 class Decisions {
@@ -142,7 +141,7 @@ function emptyRuleKind(groups: readonly Group[]): number {
  * pattern length, Allow first on a tie, then file order (see orderRules); every base rule comes before
  * every appended one in file order, so the better of each side's decision is the merged decision.
  */
-export class AppendedRules implements CompiledRules {
+export class AppendedRules implements RankedRules {
   readonly agent: string;
   readonly count: number;
   private readonly nb: number;
@@ -163,10 +162,10 @@ export class AppendedRules implements CompiledRules {
     baseGroups: readonly Group[],
     private readonly extra: CompiledBase,
     extraGroups: readonly Group[],
+    ox: OrderedRules,
   ) {
     this.agent = base.agent;
     const ob = orderRules(baseGroups);
-    const ox = orderRules(extraGroups);
     this.nb = ob.patterns.length;
     this.nx = ox.patterns.length;
     this.order = [];
@@ -213,8 +212,9 @@ export class AppendedRules implements CompiledRules {
     let extraRules = 0;
     for (const g of extraGroups) extraRules += g.ruleCount;
     if (extraRules > baseRules) return undefined;
-    const extra = compiledRules(base.agent, new CompiledRuleSet(extraGroups)) as CompiledBase;
-    const rules = new AppendedRules(moved, baseGroups, extra, extraGroups);
+    const ox = orderRules(extraGroups);
+    const extra = compiledRules(base.agent, new CompiledRuleSet(extraGroups, ox)) as CompiledBase;
+    const rules = new AppendedRules(moved, baseGroups, extra, extraGroups, ox);
     return rules.consistent ? rules : undefined;
   }
 
@@ -229,7 +229,7 @@ export class AppendedRules implements CompiledRules {
   }
 
   /** Rank of the deciding rule for `s[start, end)` (the fallback when no pattern matches), or -1. */
-  private rankOf(s: string, start: number, end: number): number {
+  rankOf(s: string, start: number, end: number): number {
     const nb = this.nb;
     const rb = this.base.rankOf(s, start, end);
     const rx = this.extra.rankOf(s, start, end);
@@ -242,17 +242,11 @@ export class AppendedRules implements CompiledRules {
   }
 
   decide(pathAndQuery: string): number {
-    const rank = this.rankOf(pathAndQuery, 0, pathAndQuery.length);
-    if (rank < 0 || pathAndQuery.length !== ROBOTS_TXT_PATH.length || this.allowedAt(rank)) return rank;
-    return pathAndQuery === ROBOTS_TXT_PATH ? -1 : rank;
+    return decideBy(this, pathAndQuery);
   }
 
   decideUrl(url: string): number {
-    if (locatePath(url, span) !== SPAN_IN_PLACE) return this.decide(pathFromUrl(url));
-    const { start, end } = span;
-    const rank = this.rankOf(url, start, end);
-    if (rank < 0 || end - start !== ROBOTS_TXT_PATH.length || this.allowedAt(rank)) return rank;
-    return url.startsWith(ROBOTS_TXT_PATH, start) ? -1 : rank;
+    return decideUrlBy(this, url);
   }
 
   allowedAt(rank: number): boolean {

@@ -3,7 +3,7 @@
 import type { Group } from './parse.js';
 import type { RuleFacts } from './rule-facts.js';
 import { decideIn, RuleIndex, type RuleTable } from './rule-index.js';
-import { orderRules } from './rule-order.js';
+import { type OrderedRules, orderRules } from './rule-order.js';
 import { type TinySlot, tinyHit, tinySlots, UNUSED_SLOT } from './tiny-rules.js';
 import type { CompiledRules, Decision, RuleInfo } from './types.js';
 import { locatePath, type PathSpan, pathFromUrl, SPAN_IN_PLACE } from './url-path.js';
@@ -21,7 +21,43 @@ export const ROBOTS_TXT_PATH = '/robots.txt';
 const SET_BYTES = 96;
 const COMPILED_BYTES = 64;
 
-const IMPLICIT: Decision = Object.freeze({ allowed: true, verdict: 'allowed_implicit', line: 0, rule: '' });
+/** The Decision when no rule decides: shared, never written. */
+export const IMPLICIT: Decision = Object.freeze({
+  allowed: true,
+  verdict: 'allowed_implicit',
+  line: 0,
+  rule: '',
+});
+
+/** Compiled rules whose rank for a path span can be asked without the robots.txt exception applied. */
+export type RankedRules = CompiledRules & { rankOf(s: string, start: number, end: number): number };
+
+/**
+ * `rank`, the rule that decides the path `s[start, end)`, or -1 when that rule would disallow
+ * /robots.txt itself (see ROBOTS_TXT_PATH).
+ */
+function exemptRobotsTxt(rules: RankedRules, rank: number, s: string, start: number, end: number): number {
+  if (rank < 0 || end - start !== ROBOTS_TXT_PATH.length || rules.allowedAt(rank)) return rank;
+  return s.startsWith(ROBOTS_TXT_PATH, start) ? -1 : rank;
+}
+
+/** `decide` of ranked rules: the rank of the deciding rule for a path+query, or -1. */
+export function decideBy(rules: RankedRules, pathAndQuery: string): number {
+  return exemptRobotsTxt(
+    rules,
+    rules.rankOf(pathAndQuery, 0, pathAndQuery.length),
+    pathAndQuery,
+    0,
+    pathAndQuery.length,
+  );
+}
+
+/** `decideUrl` of ranked rules: the path located in place when it needs no rewriting. */
+export function decideUrlBy(rules: RankedRules, url: string): number {
+  if (locatePath(url, span) !== SPAN_IN_PLACE) return rules.decide(pathFromUrl(url));
+  const { start, end } = span;
+  return exemptRobotsTxt(rules, rules.rankOf(url, start, end), url, start, end);
+}
 
 /** The decisions of a set none was asked of yet: empty, never written (see CompiledRuleSet.decisions). */
 const NO_DECISIONS: readonly (Decision | undefined)[] = Object.freeze([]);
@@ -64,9 +100,8 @@ export class CompiledRuleSet {
   decisions: readonly (Decision | undefined)[] = NO_DECISIONS;
   private infos: RuleInfo[] | undefined;
 
-  /** The rules of `groups` (those selected for an agent), in file order. */
-  constructor(groups: readonly Group[]) {
-    const ordered = orderRules(groups);
+  /** The rules of `groups` (those selected for an agent), in file order; `ordered` when already ordered. */
+  constructor(groups: readonly Group[], ordered: OrderedRules = orderRules(groups)) {
     this.facts = ordered.facts;
     this.fallback = ordered.fallback;
     this.tiny = tinySlots(ordered);
@@ -143,17 +178,11 @@ export abstract class CompiledBase implements CompiledRules {
   }
 
   decide(pathAndQuery: string): number {
-    const rank = this.decideSpan(pathAndQuery, 0, pathAndQuery.length);
-    if (rank < 0 || pathAndQuery.length !== ROBOTS_TXT_PATH.length || this.facts.allowed(rank)) return rank;
-    return pathAndQuery === ROBOTS_TXT_PATH ? -1 : rank;
+    return decideBy(this, pathAndQuery);
   }
 
   decideUrl(url: string): number {
-    if (locatePath(url, span) !== SPAN_IN_PLACE) return this.decide(pathFromUrl(url));
-    const { start, end } = span;
-    const rank = this.decideSpan(url, start, end);
-    if (rank < 0 || end - start !== ROBOTS_TXT_PATH.length || this.facts.allowed(rank)) return rank;
-    return url.startsWith(ROBOTS_TXT_PATH, start) ? -1 : rank;
+    return decideUrlBy(this, url);
   }
 
   allowedAt(rank: number): boolean {
