@@ -7,6 +7,9 @@ import { migrate } from './schema.js';
 /** How long a writer waits for another process holding the lock before giving up (ms). */
 export const BUSY_TIMEOUT_MS = 30_000;
 
+/** SQLite's page cache per connection (KiB). */
+const CACHE_KIB = 2048;
+
 /**
  * Opens (or creates, unless `mustExist`) the cache file: WAL so readers never block the writer and a
  * killed process leaves only a WAL tail that the next open replays or ignores; then migrations.
@@ -28,6 +31,9 @@ export function openDatabase(path: string, { mustExist = false } = {}): Database
     // NORMAL in WAL mode never corrupts; a power cut may lose the last transactions, a killed process none.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // Reads follow the input's origins, scattered over the file: a bigger page cache rarely hits, and
+    // the OS caches the file anyway (better-sqlite3's default of 16 MiB was resident memory for nothing).
+    db.pragma(`cache_size = -${CACHE_KIB}`);
     migrate(db, path);
     return db;
   } catch (err) {
