@@ -7,15 +7,40 @@ import type { NeededOrigin, PolicyInstaller } from './policy-installer.js';
 import type { PolicyRequest, WirePolicy } from './protocol.js';
 
 /**
- * Origin affinity between workers: every origin has one owner thread (a hash of its host), which alone
+ * Origin affinity between workers: every origin has one owner thread (a hash of its host's site), which alone
  * fetches its policy and compiles its rules. A worker sends the rows of origins it does not own to
  * their owner and gets back the text to append and the verdict classes.
  */
 
-/** The worker that owns a host: FNV-1a of the host string, modulo the number of workers. */
+/**
+ * Where the part of a host that names its site begins (an approximation of the registrable domain: the
+ * last two labels, or three under a two-letter country code whose second level is short, as `co.uk`);
+ * 0 for IP literals and one-label hosts. Only for spreading work: a wrong guess costs balance, not
+ * correctness.
+ */
+export function siteStart(host: string): number {
+  const last = host.lastIndexOf('.');
+  if (last <= 0) return 0;
+  const c = host.charCodeAt(host.length - 1);
+  // IPv4 ends with a digit (no TLD does), IPv6 literals with `]`.
+  if ((c >= 48 && c <= 57) || c === 93) return 0;
+  const second = host.lastIndexOf('.', last - 1);
+  if (second < 0) return 0;
+  if (host.length - last - 1 === 2 && last - second - 1 <= 3) {
+    const third = host.lastIndexOf('.', second - 1);
+    return third < 0 ? 0 : third + 1;
+  }
+  return second + 1;
+}
+
+/**
+ * The worker that owns a host: FNV-1a of its site (see siteStart), modulo the number of workers. The
+ * names of one site (`www.`, `m.`, a platform's subdomains) mostly serve the same few robots.txt bodies,
+ * so one thread compiles and holds each of those bodies, instead of every thread.
+ */
 export function ownerOf(host: string, threads: number): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < host.length; i++) {
+  for (let i = siteStart(host); i < host.length; i++) {
     h ^= host.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }

@@ -58,7 +58,7 @@ const NO_PEER_BATCH: PeerBatch = {
 };
 
 /**
- * Routing between workers ("foreign rows"): every origin has one owner thread (a hash of its host),
+ * Routing between workers ("foreign rows"): every origin has one owner thread (a hash of its host's site),
  * which alone fetches its policy and compiles its rules; the other workers send it the rows of that
  * origin, and adopt the origin once it is hot (see ADOPT_AFTER_ROWS); as of a time, each row's time goes
  * with it. A one-worker run, and a run whose rows name their own agent, route nothing.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Affinity, BatchClassifier, type PolicyFetcher } from '../../src/workers/batch-classifier.js';
-import { ADOPT_AFTER_ROWS, ownerOf } from '../../src/workers/foreign-rows.js';
+import { ADOPT_AFTER_ROWS, ownerOf, siteStart } from '../../src/workers/foreign-rows.js';
 import type { WirePolicy } from '../../src/workers/protocol.js';
 import { config, dirFetcher, ROBOTS, robotsDir } from './classify-fixtures.js';
 
@@ -59,6 +59,38 @@ describe('origin affinity between workers', () => {
       expect([ownerOf(host, 2), ownerOf(host, 3), ownerOf(host, 4)], host).toEqual([of2, of3, of4]);
     }
     expect(ownerOf('anything', 1)).toBe(0);
+  });
+
+  it("owns a host by its site's hash: the last two labels, three under a short second level of a country code", () => {
+    const site = (h: string) => h.slice(siteStart(h));
+    expect(site('www.example.com')).toBe('example.com');
+    expect(site('a.b.c.example.org')).toBe('example.org');
+    expect(site('example.com')).toBe('example.com');
+    expect(site('www.bbc.co.uk')).toBe('bbc.co.uk');
+    expect(site('shop.example.com.au')).toBe('example.com.au');
+    expect(site('bbc.co.uk')).toBe('bbc.co.uk');
+    expect(site('news.example.de')).toBe('example.de');
+    expect(site('a.longname.io')).toBe('longname.io');
+    // IP literals and one-label hosts are their own site.
+    expect(site('192.168.1.20')).toBe('192.168.1.20');
+    expect(site('[2001:db8::1]')).toBe('[2001:db8::1]');
+    expect(site('localhost')).toBe('localhost');
+    expect(site('')).toBe('');
+    expect(site('.')).toBe('.');
+    // The owner is the FNV-1a hash of the site alone (worked out outside the code under test).
+    expect(ownerOf('a.www.foobar', 2 ** 32)).toBe(0x47a82c2f);
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-z0-9-]{1,12}$/), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom('example.com', 'example.co.uk', 'blogspot.com', 'city.gov.br', 'name.io'),
+        fc.integer({ min: 2, max: 8 }),
+        (labels, base, threads) => {
+          const host = `${labels.join('.')}.${base}`;
+          expect(host.slice(siteStart(host))).toBe(base);
+          expect(ownerOf(host, threads)).toBe(ownerOf(base, threads));
+        },
+      ),
+    );
   });
 
   it('spreads hosts over all workers', () => {
