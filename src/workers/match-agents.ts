@@ -37,15 +37,11 @@ export function matchAgents(
       ranks[a] = idx;
       c =
         idx < 0 ? V_ALLOWED_IMPLICIT : rules[a]!.allowedAt(idx) ? V_ALLOWED_EXPLICIT : V_DISALLOWED_EXPLICIT;
-      if (idx >= 0) {
-        store.touch(e);
-        if (e.hitRules === null) e.hitRules = rules;
-        e.ruleHits[a]!.add(idx);
-      }
+      if (idx >= 0) store.hit(e, a, idx);
     } else c = classes[at + l]! & ~GRACE_CLASS;
     classes[at + a] = c;
     if (c === V_DISALLOWED_EXPLICIT) {
-      e.disallowed[a]!++;
+      store.countDisallowed(e, a);
       if (e.version >= 0 && store.inGrace(e, a, path, time)) {
         classes[at + a] = c | GRACE_CLASS;
         graced = true;

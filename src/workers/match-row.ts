@@ -30,7 +30,7 @@ export function matchRow(
     for (let a = 0; a < agents; a++) {
       classes[at + a] = e.fixedVerdict;
       if (unreachable) {
-        e.disallowed[a]!++;
+        store.countDisallowed(e, a);
         if (e.version >= 0 && store.inGrace(e, a, path, time)) {
           classes[at + a] = e.fixedVerdict | GRACE_CLASS;
           graced = true;
@@ -56,16 +56,10 @@ export function matchRow(
 function count(store: OriginStore, e: OriginEntry, a: number, idx: number): number {
   if (idx < 0) return V_ALLOWED_IMPLICIT;
   if (e.slot!.rules![a]!.allowedAt(idx)) {
-    hit(store, e, a, idx);
+    store.hit(e, a, idx);
     return V_ALLOWED_EXPLICIT;
   }
-  e.disallowed[a]!++;
-  hit(store, e, a, idx);
+  store.countDisallowed(e, a);
+  store.hit(e, a, idx);
   return V_DISALLOWED_EXPLICIT;
-}
-
-function hit(store: OriginStore, e: OriginEntry, a: number, idx: number): void {
-  store.touch(e);
-  if (e.hitRules === null) e.hitRules = e.slot!.rules;
-  e.ruleHits[a]!.add(idx);
 }

@@ -30,9 +30,12 @@ export interface OriginEntry {
   tail: string;
   /** With one agent, or several that all decide alike: the parts + tail by decision index + 1 (< NEAR_RANKS; the last rank at NEAR_RANKS); with a fixed verdict: [0] for every row (shared, never written). */
   full: string[];
-  /** Counters of the current batch: disallowed rows per agent (not a typed array: ~250 B less per origin). */
+  /**
+   * Counters of the current batch: disallowed rows per agent (not a typed array: ~250 B less per origin);
+   * SharedOrigins' `noCounts` until the first (see OriginStore's `countDisallowed`).
+   */
   disallowed: number[];
-  /** Per agent; agents that decide alike share one. */
+  /** Per agent; agents that decide alike share one. SharedOrigins' `noHits` until the first hit (see OriginStore's `hit`). */
   ruleHits: RuleHits[];
   /** The rules `ruleHits` index into, held until reported (the slot may be evicted meanwhile). */
   hitRules: CompiledRules[] | null;
@@ -44,6 +47,11 @@ export interface OriginEntry {
   history: History | null;
   /** A version's index in its history; -1 on the origin's entry and outside as-of runs. */
   version: number;
+}
+
+/** Per agent, the rule counters of an origin serving `slot`'s body (one for agents that decide alike). */
+export function newRuleHits(slot: CompiledSlot): RuleHits[] {
+  return byLead(slot, (a) => new RuleHits(slot.rules?.[a]?.count ?? 0));
 }
 
 /** What `pick` found for a row's time: the reason when there is no version to judge by, and the age. */
@@ -95,11 +103,13 @@ export function newOriginEntry(
     parts: agents > 1 && slot !== null ? slotParts(slot) : shared.noParts,
     tail,
     full: fixed?.full ?? (slot === null ? [] : slotFull(slot, tail)),
+    // Counters are made on an origin's first count (most origins of a frontier never count one), except
+    // a version's: its origin's disallowed counters, and rule counters its history shares between versions.
     disallowed:
       fixedVerdict >= 0 && fixedVerdict !== V_DISALLOWED_UNREACHABLE
         ? shared.noCounts
-        : (own?.disallowed ?? new Array<number>(agents).fill(0)),
-    ruleHits: slot === null ? shared.noHits : byLead(slot, (a) => new RuleHits(slot.rules?.[a]?.count ?? 0)),
+        : (own?.disallowed ?? shared.noCounts),
+    ruleHits: slot === null || own === undefined ? shared.noHits : newRuleHits(slot),
     hitRules: null,
     served: 0,
     shared: false,

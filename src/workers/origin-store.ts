@@ -1,7 +1,7 @@
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
 import { allowedWithinGrace, buildHistory, versionEntryAt } from './history.js';
-import { type EntryParts, newOriginEntry, type OriginEntry, type Pick } from './origin-entry.js';
+import { type EntryParts, newOriginEntry, newRuleHits, type OriginEntry, type Pick } from './origin-entry.js';
 import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import { type MissingProbe, SharedOrigins } from './shared-origins.js';
 import { stampCut } from './stamp-cut.js';
@@ -132,6 +132,23 @@ export class OriginStore {
     if (e.dirty) return;
     e.dirty = true;
     this.dirtyList.push(e);
+  }
+
+  /** Counts a row of `e` decided by rule `idx` for agent `a`; the origin's rule counters are made on its first. */
+  hit(e: OriginEntry, a: number, idx: number): void {
+    this.touch(e);
+    if (e.hitRules === null) {
+      e.hitRules = e.slot!.rules;
+      if (e.ruleHits === this.shared.noHits) e.ruleHits = newRuleHits(e.slot!);
+    }
+    e.ruleHits[a]!.add(idx);
+  }
+
+  /** Counts a disallowed row of `e` for agent `a`; the origin's counters are made on its first. */
+  countDisallowed(e: OriginEntry, a: number): void {
+    if (e.disallowed === this.shared.noCounts)
+      e.disallowed = new Array<number>(this.config.agents.length).fill(0);
+    e.disallowed[a]!++;
   }
 
   /** Hands over (and forgets) the origins with counters to report, at most `max` of them. */
