@@ -2,7 +2,7 @@
 // and one string: a few bytes per rule instead of an object and a string each. RuleInfo objects are made
 // on demand, for the few ranks a caller asks about.
 
-import { isLatin1 } from './bytes.js';
+import { isLatin1, ownString } from './bytes.js';
 import type { RuleInfo } from './types.js';
 
 /** Estimated bytes of a JS object header and a typed array's or string's own overhead. */
@@ -19,18 +19,26 @@ export class RuleFacts {
    * 2^29); [n, 2n]: where each rank's text starts in `text`. Written by RuleFactsWriter.
    */
   private readonly packed: Int32Array;
-  /** Every rank's rule text (without its key when keyed), rank after rank. */
+  /** Every rank's rule text (without its key when keyed), rank after rank; empty for the ranks in `wide`. */
   private readonly text: string;
+  /**
+   * The texts with a char above U+00FF, by rank, or null: apart, because one such char in the joined
+   * text would store every rank's text at two bytes per char (a few rules of a large file usually).
+   */
+  private readonly wide: Map<number, string> | null;
   /** Estimated bytes retained (a text with a char above U+00FF is stored at two bytes per char). */
   readonly byteSize: number;
 
-  /** See RuleFactsWriter, which lays `packed` and `text` out. */
-  constructor(packed: Int32Array, text: string) {
+  /** See RuleFactsWriter, which lays `packed`, `text` and `wide` out. */
+  constructor(packed: Int32Array, text: string, wide: Map<number, string> | null = null) {
     const n = (packed.length - 1) / 2;
     this.count = n;
     this.packed = packed;
     this.text = text;
-    this.byteSize = 2 * OBJECT_BYTES + packed.byteLength + (isLatin1(text) ? 1 : 2) * packed[2 * n]!;
+    this.wide = wide;
+    let size = 2 * OBJECT_BYTES + packed.byteLength + (isLatin1(text) ? 1 : 2) * text.length;
+    if (wide !== null) for (const w of wide.values()) size += OBJECT_BYTES + 2 * w.length;
+    this.byteSize = size;
   }
 
   /** Facts of rule infos, rank after rank. */
@@ -56,7 +64,9 @@ export class RuleFacts {
   rule(rank: number): string {
     const n = this.count;
     const m = this.packed[rank]!;
-    const text = this.text.slice(this.packed[n + rank]!, this.packed[n + rank + 1]!);
+    const text =
+      (this.wide === null ? undefined : this.wide.get(rank)) ??
+      this.text.slice(this.packed[n + rank]!, this.packed[n + rank + 1]!);
     return (m & 2) === 0 ? text : ((m & 1) === 1 ? ALLOW_KEY : DISALLOW_KEY) + text;
   }
 
@@ -89,6 +99,22 @@ export class RuleFactsWriter {
   done(): RuleFacts {
     this.packed[2 * this.count] = this.pos;
     // join builds one flat string that shares nothing with the robots.txt body.
-    return new RuleFacts(this.packed, this.texts.join(''));
+    const joined = this.texts.join('');
+    if (isLatin1(joined)) return new RuleFacts(this.packed, joined);
+    // Texts with a char above U+00FF are kept apart (owned copies), the others joined as before.
+    const n = this.count;
+    const wide = new Map<number, string>();
+    const narrow: string[] = [];
+    let pos = 0;
+    for (let r = 0; r < n; r++) {
+      const t = this.texts[r]!;
+      this.packed[n + r] = pos;
+      if (isLatin1(t)) {
+        narrow.push(t);
+        pos += t.length;
+      } else wide.set(r, ownString(t));
+    }
+    this.packed[2 * n] = pos;
+    return new RuleFacts(this.packed, narrow.join(''), wide);
   }
 }

@@ -8,7 +8,15 @@ const info = fc.record({
   line: fc.integer({ min: 1, max: 2 ** 29 }),
   // Texts with and without the key their `allowed` implies (the packed form stores the key once).
   rule: fc
-    .tuple(fc.constantFrom('Disallow: ', 'Allow: ', '', 'Allow:'), fc.string({ maxLength: 40 }))
+    .tuple(
+      fc.constantFrom('Disallow: ', 'Allow: ', '', 'Allow:'),
+      // ASCII, Latin-1 and any code point: texts above U+00FF are stored apart from the others.
+      fc.oneof(
+        fc.string({ maxLength: 40 }),
+        fc.string({ maxLength: 40, unit: 'binary' }),
+        fc.string({ maxLength: 8, unit: fc.constantFrom('é', 'ÿ', '€', 'я', '😀', '/') }),
+      ),
+    )
     .map(([k, v]) => `${k}${v}`),
 });
 
@@ -28,10 +36,18 @@ describe('RuleFacts', () => {
     );
   });
 
-  it('counts a text with a char above U+00FF at two bytes per char', () => {
-    const narrow = RuleFacts.of([{ allowed: false, line: 1, rule: `Disallow: /${'é'.repeat(100)}` }]);
-    const wide = RuleFacts.of([{ allowed: false, line: 1, rule: `Disallow: /${'€'.repeat(100)}` }]);
-    // Both texts are 101 chars once the `Disallow: ` key is left out; only the second needs two bytes a char.
-    expect(wide.byteSize - narrow.byteSize).toBe(101);
+  it('counts a text with a char above U+00FF at two bytes per char, and only that text', () => {
+    const rule = (c: string) => ({ allowed: false, line: 1, rule: `Disallow: /${c.repeat(100)}` });
+    const narrow = RuleFacts.of([rule('é')]);
+    const wide = RuleFacts.of([rule('€')]);
+    // Both texts are 101 chars once the `Disallow: ` key is left out; only the second needs two bytes a
+    // char, and is kept apart (an object of its own).
+    expect(wide.byteSize - narrow.byteSize).toBe(101 + 64);
+    // One wide rule among many narrow ones leaves them at one byte a char.
+    const many = Array.from({ length: 200 }, (_, i) => ({ ...rule('é'), line: i + 1 }));
+    const mixed = RuleFacts.of([...many, rule('€')]);
+    expect(mixed.byteSize - RuleFacts.of(many).byteSize).toBe(202 + 64 + 8);
+    expect(mixed.rule(200)).toBe(rule('€').rule);
+    expect(mixed.rule(199)).toBe(rule('é').rule);
   });
 });
