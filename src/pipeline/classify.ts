@@ -29,15 +29,19 @@ import type { ClassifyPool } from './worker-pool.js';
 
 /**
  * Estimated bytes (core's `byteSize`) of compiled rule sets kept by all workers together (each owns
- * 1/threads of the origins), with a floor per worker; origins each worker remembers. Evicting is cheap
- * in memory but each recompile costs a round trip and garbage: 96 MiB holds ~30k typical hosts (the
- * 18k robots.txt of the benchmark compile to 57 MB for one agent). Host names that serve one body
- * (links to one file, a platform's default robots.txt) spread over every worker, which then each need
- * that body: 128 MiB keeps the 18k bodies of a 150k-host frontier compiled in both of two workers.
+ * 1/threads of the origins), with a floor per worker. Evicting is cheap in memory but each recompile
+ * costs a round trip and garbage: 96 MiB holds ~30k typical hosts (the 18k robots.txt of the benchmark
+ * compile to 57 MB for one agent). Host names of different sites that serve one body (a platform's
+ * default robots.txt) spread over every worker, which then each need that body.
  */
 const COMPILED_BUDGET_TOTAL = 128 * 1024 * 1024;
 const COMPILED_BUDGET_MIN = 32 * 1024 * 1024;
-const WORKER_ORIGIN_BUDGET = 50_000;
+/**
+ * Origins remembered by all workers together, with a floor per worker: each origin has one owner, so
+ * N workers hold what one would (hot origins adopted by every worker aside).
+ */
+const ORIGIN_BUDGET_TOTAL = 50_000;
+const ORIGIN_BUDGET_MIN = 10_000;
 /** On abort, the policy source gets this long to close before the run returns anyway. */
 const STOP_CLOSE_MS = 1000;
 /** Records read wait at most this long for their batch to fill: a slow input's rows are not held back. */
@@ -127,7 +131,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
       asOf,
       agentIndex,
       compiledBudget: Math.max(COMPILED_BUDGET_MIN, Math.floor(COMPILED_BUDGET_TOTAL / threads)),
-      originBudget: WORKER_ORIGIN_BUDGET,
+      originBudget: Math.max(ORIGIN_BUDGET_MIN, Math.floor(ORIGIN_BUDGET_TOTAL / threads)),
       // Workers read the files themselves: no coordinator round trip (nor its CPU) per origin.
       robotsDir:
         handle.kind === 'robots-dir' && options.robotsDir !== undefined
