@@ -1,6 +1,6 @@
 import { type BigIntStats, opendirSync, statSync } from 'node:fs';
 
-/** Names kept at most (a table of 8 bytes per name); a larger directory is not listed. */
+/** Names kept at most (a table of 6–12 bytes per name); a larger directory is not listed. */
 const MAX_NAMES = 1 << 20;
 /** Listings read again after the directory changed, at most; then every name is looked up. */
 const MAX_RELISTS = 16;
@@ -24,7 +24,7 @@ function hashName(name: string): number {
  * directory's mtime has changed (checked by `refresh`), so files added during a run are found.
  */
 export class DirNames {
-  /** Open addressing, load ≤ 1/2; null: no listing (too large, unreadable, or changing too often). */
+  /** Open addressing, load ≤ 2/3; null: no listing (too large, unreadable, or changing too often). */
   private table: Uint32Array | null = null;
   private mask = 0;
   private mtimeNs = -1n;
@@ -65,7 +65,8 @@ export class DirNames {
       return null;
     }
     let size = 16;
-    while (size < hashes.length * 2) size *= 2;
+    // Every thread that reads the directory holds its own table, all of it touched (hashes land anywhere).
+    while (size < hashes.length * 1.5) size *= 2;
     const table = new Uint32Array(size);
     this.mask = size - 1;
     for (const h of hashes) {
