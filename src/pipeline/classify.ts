@@ -40,7 +40,7 @@ const COMPILED_BUDGET_MIN = 32 * 1024 * 1024;
  * Origins remembered by all workers together, with a floor per worker: each origin has one owner, so
  * N workers hold what one would (hot origins adopted by every worker aside).
  */
-const ORIGIN_BUDGET_TOTAL = 50_000;
+const ORIGIN_BUDGET_TOTAL = 40_000;
 const ORIGIN_BUDGET_MIN = 10_000;
 /** On abort, the policy source gets this long to close before the run returns anyway. */
 const STOP_CLOSE_MS = 1000;
