@@ -19,14 +19,16 @@ import type { PolicyRequest, WirePolicy } from './protocol.js';
  * correctness.
  */
 export function siteStart(host: string): number {
-  const last = host.lastIndexOf('.');
+  // A fully qualified name's final dot is not a label.
+  const end = host.charCodeAt(host.length - 1) === 46 ? host.length - 1 : host.length;
+  const last = host.lastIndexOf('.', end - 1);
   if (last <= 0) return 0;
-  const c = host.charCodeAt(host.length - 1);
+  const c = host.charCodeAt(end - 1);
   // IPv4 ends with a digit (no TLD does), IPv6 literals with `]`.
   if ((c >= 48 && c <= 57) || c === 93) return 0;
   const second = host.lastIndexOf('.', last - 1);
   if (second < 0) return 0;
-  if (host.length - last - 1 === 2 && last - second - 1 <= 3) {
+  if (end - last - 1 === 2 && last - second - 1 <= 3) {
     const third = host.lastIndexOf('.', second - 1);
     return third < 0 ? 0 : third + 1;
   }

@@ -71,6 +71,9 @@ describe('origin affinity between workers', () => {
     expect(site('bbc.co.uk')).toBe('bbc.co.uk');
     expect(site('news.example.de')).toBe('example.de');
     expect(site('a.longname.io')).toBe('longname.io');
+    expect(site('www.example.com.')).toBe('example.com.');
+    expect(site('www.bbc.co.uk.')).toBe('bbc.co.uk.');
+    expect(site('example.com.')).toBe('example.com.');
     // IP literals and one-label hosts are their own site.
     expect(site('192.168.1.20')).toBe('192.168.1.20');
     expect(site('[2001:db8::1]')).toBe('[2001:db8::1]');
