@@ -19,7 +19,10 @@ export class RuleFacts {
    * 2^29); [n, 2n]: where each rank's text starts in `text`. Written by RuleFactsWriter.
    */
   private readonly packed: Int32Array;
-  /** Every rank's rule text (without its key when keyed), rank after rank; empty for the ranks in `wide`. */
+  /**
+   * Every rank's rule text (without its key when keyed), rank after rank, one byte a char (no char above
+   * U+00FF: those texts are in `wide`); empty for the ranks in `wide`.
+   */
   private readonly text: string;
   /**
    * The texts with a char above U+00FF, by rank, or null: apart, because one such char in the joined
@@ -36,7 +39,7 @@ export class RuleFacts {
     this.packed = packed;
     this.text = text;
     this.wide = wide;
-    let size = 2 * OBJECT_BYTES + packed.byteLength + (isLatin1(text) ? 1 : 2) * text.length;
+    let size = 2 * OBJECT_BYTES + packed.byteLength + text.length;
     if (wide !== null) for (const w of wide.values()) size += OBJECT_BYTES + 2 * w.length;
     this.byteSize = size;
   }
