@@ -122,17 +122,9 @@ export class ShiftedRules implements RankedRules {
   }
 }
 
-/** 2 when the groups have an empty Allow, 1 an empty Disallow only, 0 no empty rule. */
-function emptyRuleKind(groups: readonly Group[]): number {
-  let kind = 0;
-  for (const g of groups) {
-    for (let k = 0; k < g.ruleCount; k++) {
-      if (g.valueStart(k) !== g.valueEnd(k)) continue;
-      if (g.allowedAt(k)) return 2;
-      kind = 1;
-    }
-  }
-  return kind;
+/** 2 when the ordered rules' fallback is an empty Allow, 1 an empty Disallow, 0 when there is none. */
+function fallbackKind(o: OrderedRules): number {
+  return o.fallback < 0 ? 0 : o.fallbackAllows ? 2 : 1;
 }
 
 /**
@@ -161,7 +153,6 @@ export class AppendedRules implements RankedRules {
     private readonly base: RankedRules,
     baseGroups: readonly Group[],
     private readonly extra: CompiledBase,
-    extraGroups: readonly Group[],
     ox: OrderedRules,
   ) {
     this.agent = base.agent;
@@ -174,8 +165,8 @@ export class AppendedRules implements RankedRules {
     for (let r = 0; r < this.nx; r++)
       this.order.push(ox.patterns[r]!.length * 2 + (ox.facts.allowed(r) ? 1 : 0));
     // The first empty Allow, else the first empty Disallow, over both sides (the base's come first).
-    const kb = emptyRuleKind(baseGroups);
-    const kx = emptyRuleKind(extraGroups);
+    const kb = fallbackKind(ob);
+    const kx = fallbackKind(ox);
     const fromBase = kb === 2 || (kb === 1 && kx !== 2);
     const fromExtra = !fromBase && kx > 0;
     this.fallbackSide = fromBase ? base : fromExtra ? extra : null;
@@ -214,7 +205,7 @@ export class AppendedRules implements RankedRules {
     if (extraRules > baseRules) return undefined;
     const ox = orderRules(extraGroups);
     const extra = compiledRules(base.agent, new CompiledRuleSet(extraGroups, ox)) as CompiledBase;
-    const rules = new AppendedRules(moved, baseGroups, extra, extraGroups, ox);
+    const rules = new AppendedRules(moved, baseGroups, extra, ox);
     return rules.consistent ? rules : undefined;
   }
 

@@ -18,6 +18,8 @@ export interface OrderedRules {
   readonly facts: RuleFacts;
   /** The fallback's rank (`patterns.length`), or -1 when no rule has an empty pattern. */
   readonly fallback: number;
+  /** The fallback is an empty Allow (else an empty Disallow, or there is none). */
+  readonly fallbackAllows: boolean;
 }
 
 /** The order of no rules: shared, never written. */
@@ -25,6 +27,7 @@ const NO_RULES: OrderedRules = Object.freeze({
   patterns: [],
   facts: new RuleFactsWriter(0).done(),
   fallback: -1,
+  fallbackAllows: false,
 });
 
 /** Candidates of the compile being ordered, kept up to 48 KiB: a file of 50,000 rules should not pin megabytes. */
@@ -119,7 +122,7 @@ export function orderRules(groups: readonly Group[]): OrderedRules {
     // An empty Disallow allows as the fallback; its text keeps its own key.
     facts.add(true, groups[emptyGroup]!.lineAt(emptyRule), emptyAllowed, emptyAllowed ? '' : DISALLOW_KEY);
   }
-  return { patterns, facts: facts.done(), fallback: emptyGroup < 0 ? -1 : n };
+  return { patterns, facts: facts.done(), fallback: emptyGroup < 0 ? -1 : n, fallbackAllows: emptyAllowed };
 }
 
 /** Where the index.htm part of the Allow pattern `s[start, end)` starts (its last '/'), or -1. */
