@@ -9,6 +9,7 @@ import {
   compiledRules,
   decideBy,
   decideUrlBy,
+  explicitDecision,
   IMPLICIT,
   type RankedRules,
 } from './compile.js';
@@ -28,13 +29,7 @@ class Decisions {
     this.made ??= new Array(rules.count);
     let d = this.made[rank];
     if (d === undefined) {
-      const allowed = rules.allowedAt(rank);
-      d = Object.freeze({
-        allowed,
-        verdict: allowed ? 'allowed_explicit' : 'disallowed_explicit',
-        line: rules.lineAt(rank),
-        rule: rules.ruleAt(rank),
-      });
+      d = explicitDecision(rules.allowedAt(rank), rules.lineAt(rank), rules.ruleAt(rank));
       this.made[rank] = d;
     }
     return d;

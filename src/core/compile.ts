@@ -29,6 +29,16 @@ export const IMPLICIT: Decision = Object.freeze({
   rule: '',
 });
 
+/** The Decision of a rule that decided (made once per rank by its holder, frozen). */
+export function explicitDecision(allowed: boolean, line: number, rule: string): Decision {
+  return Object.freeze({
+    allowed,
+    verdict: allowed ? 'allowed_explicit' : 'disallowed_explicit',
+    line,
+    rule,
+  });
+}
+
 /** Compiled rules whose rank for a path span can be asked without the robots.txt exception applied. */
 export type RankedRules = CompiledRules & { rankOf(s: string, start: number, end: number): number };
 
@@ -125,13 +135,7 @@ export class CompiledRuleSet {
   decision(rank: number): Decision {
     let d = this.decisions[rank];
     if (d === undefined) {
-      const allowed = this.facts.allowed(rank);
-      d = Object.freeze({
-        allowed,
-        verdict: allowed ? 'allowed_explicit' : 'disallowed_explicit',
-        line: this.facts.line(rank),
-        rule: this.facts.rule(rank),
-      });
+      d = explicitDecision(this.facts.allowed(rank), this.facts.line(rank), this.facts.rule(rank));
       const made: (Decision | undefined)[] =
         this.decisions === NO_DECISIONS ? new Array(this.facts.count) : (this.decisions as Decision[]);
       made[rank] = d;
