@@ -65,6 +65,8 @@ export class CompiledRuleSets {
   private evictAt: number;
   /** Parse+compile runs so far. */
   compiles = 0;
+  /** Rule sets evicted so far. */
+  dropped = 0;
   protectFrom = 0;
 
   constructor(
@@ -240,6 +242,7 @@ export class CompiledRuleSets {
     s.parsed = null;
     this.compiled.delete(s.sha);
     this.cost -= s.cost;
+    this.dropped++;
   }
 }
 

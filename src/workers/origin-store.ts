@@ -27,6 +27,8 @@ export class OriginStore {
   private readonly shared: SharedOrigins;
   /** Scans of the origins for ones to forget so far. */
   evictionPasses = 0;
+  /** Entries removed so far (evicted, or forgotten with their rules). */
+  private removed = 0;
   private protectedFrom = 0;
   /** The stamp of the unit of work begun last. */
   latestStamp = 0;
@@ -86,6 +88,14 @@ export class OriginStore {
 
   get compiledBytes(): number {
     return this.compiled.bytes;
+  }
+
+  /**
+   * Origins and rule sets evicted so far. A counted origin's counters, and the rules they index into, stay
+   * held until reported: evictions are what reporting frees.
+   */
+  get evictions(): number {
+    return this.removed + this.compiled.dropped;
   }
 
   /** Parse+compile runs so far. */
@@ -169,6 +179,7 @@ export class OriginStore {
       if (p !== undefined) p.next = e.next;
     }
     this.origins--;
+    this.removed++;
   }
 
   /** Drops the least recently used origins (never those batches in flight may use). */

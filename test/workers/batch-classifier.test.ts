@@ -286,6 +286,58 @@ describe('BatchClassifier', () => {
     expect([...reported.values()].every((n) => n === 1)).toBe(true);
   });
 
+  it('keeps the counters of origins it still holds for the flush, however many batches count them', async () => {
+    const hosts = 3000;
+    const files: Record<string, string> = {};
+    for (let h = 0; h < hosts; h++) files[`k${h}.example.txt`] = 'User-agent: *\nDisallow: /\n';
+    const c = new BatchClassifier(config({ originBudget: 4000 }));
+    const { fetch } = dirFetcher(robotsDir(files));
+    for (let pass = 0; pass < 2; pass++) {
+      for (let b = 0; b < hosts; b += 500) {
+        const rows = Array.from({ length: 500 }, (_, i) => `k${b + i}.example,https://k${b + i}.example/x\n`);
+        const { stats } = await c.classify(Buffer.from(rows.join('')), fetch);
+        expect(stats.disallowedHosts).toEqual([]);
+        expect(stats.rules).toEqual([]);
+      }
+    }
+    const counts = new Map<string, number>();
+    do
+      for (const [, origin, n] of c.flush().disallowedHosts)
+        counts.set(origin, (counts.get(origin) ?? 0) + n);
+    while (c.unflushed);
+    expect(counts.size).toBe(hosts);
+    expect([...counts.values()].every((n) => n === 2)).toBe(true);
+  });
+
+  it('reports counters with the batches once a share of its budget was evicted', async () => {
+    // One host in four disallows (its rows count); the others decide nothing (their rows do not).
+    const hosts = 12_000;
+    const budget = 4000;
+    const files: Record<string, string> = {};
+    for (let h = 0; h < hosts; h++)
+      files[`e${h}.example.txt`] =
+        h % 4 === 0 ? 'User-agent: *\nDisallow: /\n' : 'User-agent: *\nAllow: /z\n';
+    const c = new BatchClassifier(config({ originBudget: budget }));
+    const { fetch } = dirFetcher(robotsDir(files));
+    const reported = new Map<string, number>();
+    const add = (list: [number | number[], string, number][]) => {
+      for (const [, origin, n] of list) reported.set(origin, (reported.get(origin) ?? 0) + n);
+    };
+    let beforeFlush = 0;
+    for (let b = 0; b < hosts; b += 500) {
+      const rows = Array.from({ length: 500 }, (_, i) => `e${b + i}.example,https://e${b + i}.example/x\n`);
+      const { stats } = await c.classify(Buffer.from(rows.join('')), fetch);
+      add(stats.disallowedHosts);
+      beforeFlush += stats.disallowedHosts.length;
+    }
+    // Fewer counted origins than the budget: only evictions send them before the flush.
+    expect(beforeFlush).toBeGreaterThanOrEqual(2048);
+    do add(c.flush().disallowedHosts);
+    while (c.unflushed);
+    expect(reported.size).toBe(hosts / 4);
+    expect([...reported.values()].every((n) => n === 1)).toBe(true);
+  });
+
   it('flushes its counters a batch share of origins at a time, every origin once', async () => {
     const hosts = 2100;
     const files: Record<string, string> = {};
