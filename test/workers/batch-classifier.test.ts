@@ -69,6 +69,35 @@ describe('BatchClassifier', () => {
     expect(stats.verdicts[0]).toEqual([3, 0, 1, 0, 0, 0, 0, 0]); // allowed_explicit, allowed_implicit, disallowed_explicit, …
   });
 
+  it('writes the deciding rule of every rank, near and far, each time it decides', async () => {
+    // Longer patterns decide first: /r0 has rank 0, /r0 + 99 a's (the shortest) the last but one.
+    const rules = Array.from(
+      { length: 100 },
+      (_, i) => `${i % 2 ? 'Allow' : 'Disallow'}: /r${'a'.repeat(99 - i)}`,
+    );
+    const d = robotsDir({ 'm.example.txt': `User-agent: *\n${rules.join('\n')}\nDisallow:\n` });
+    const c = new BatchClassifier(config());
+    const paths = [0, 10, 40, 63, 64, 70, 99].map((i) => `/r${'a'.repeat(99 - i)}`).concat('/elsewhere');
+    const rows = [...paths, ...paths.reverse(), ...paths].map((p) => `m.example,https://m.example${p}`);
+    const { output } = await c.classify(Buffer.from(`${rows.join('\n')}\n`), dirFetcher(d).fetch);
+    const got = parse(output.toString()) as string[][];
+    expect(got).toHaveLength(rows.length);
+    got.forEach((r, k) => {
+      const p = new URL(r[1]!).pathname;
+      const i = p === '/elsewhere' ? -1 : 99 - (p.length - 2);
+      const want =
+        i < 0
+          ? ['true', 'allowed_explicit', '102', 'Disallow: ']
+          : [
+              String(i % 2 === 1),
+              i % 2 ? 'allowed_explicit' : 'disallowed_explicit',
+              String(i + 2),
+              rules[i],
+            ];
+      expect(r.slice(2, 6), `row ${k}`).toEqual(want);
+    });
+  });
+
   it('gives every kind of bad row an error code and keeps the output rectangular', async () => {
     const { out, stats } = await run(
       [
