@@ -9,7 +9,7 @@ import type { RowStats } from './row-stats.js';
  * counters keep alive) since the last report, or once the origins with counters reach the budget. A
  * report costs one entry per origin and rule counted since the last one: reporting whenever a quarter of
  * the budget had counters, evicted or not, sent the 2M-row benchmark's counters three times over (≈ 390k
- * entries against ≈ 120k, ≈ 0.5 s more CPU) at the same peak RSS.
+ * entries against ≈ 120k, ≈ 0.5–0.9 s more CPU) at the same peak RSS.
  */
 const REPORT_SHARE_OF_BUDGET = 0.25;
 /**

@@ -16,7 +16,7 @@ import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
  * Verdict texts of decision indexes below this are cached per origin; higher ones are formatted per row.
  * An array indexed by a high rank would be sized by the rank, and a Map per origin grows all run long.
  * On the classify benchmark 11 % of rows are decided by a rank of 16 or more, 1.5 % by one of 64 or
- * more; caching up to 64 instead of 16 allocates 7 % less (formatting a text makes ≈ 400 bytes of
+ * more; caching up to 64 instead of 16 allocates 7 % less (formatting a text makes ≈ 500 bytes of
  * garbage) for ≈ 1–2 MiB more live heap.
  */
 const NEAR_RANKS = 64;
