@@ -12,6 +12,13 @@ async function run(input: string | Buffer, over = {}) {
   return { out: output.toString('utf8'), bytes: output, stats, c };
 }
 
+/** Robots files of `n` hosts `<prefix><i>.example` that disallow everything. */
+function disallowAll(prefix: string, n: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let h = 0; h < n; h++) files[`${prefix}${h}.example.txt`] = 'User-agent: *\nDisallow: /\n';
+  return files;
+}
+
 describe('BatchClassifier', () => {
   it('copies each record verbatim and appends the verdict columns', async () => {
     const { out, stats } = await run(
@@ -290,8 +297,7 @@ describe('BatchClassifier', () => {
   });
 
   it('reports the counters of origins it forgot, and soon enough that forgotten ones do not pile up', async () => {
-    const files: Record<string, string> = {};
-    for (let h = 0; h < 200; h++) files[`h${h}.example.txt`] = 'User-agent: *\nDisallow: /\n';
+    const files = disallowAll('h', 200);
     const c = new BatchClassifier(config({ originBudget: 40 }));
     const { fetch } = dirFetcher(robotsDir(files));
     const reported = new Map<string, number>();
@@ -317,8 +323,7 @@ describe('BatchClassifier', () => {
 
   it('keeps the counters of origins it still holds for the flush, however many batches count them', async () => {
     const hosts = 3000;
-    const files: Record<string, string> = {};
-    for (let h = 0; h < hosts; h++) files[`k${h}.example.txt`] = 'User-agent: *\nDisallow: /\n';
+    const files = disallowAll('k', hosts);
     const c = new BatchClassifier(config({ originBudget: 4000 }));
     const { fetch } = dirFetcher(robotsDir(files));
     for (let pass = 0; pass < 2; pass++) {
@@ -369,13 +374,12 @@ describe('BatchClassifier', () => {
 
   it('flushes its counters a batch share of origins at a time, every origin once', async () => {
     const hosts = 2100;
-    const files: Record<string, string> = {};
-    for (let h = 0; h < hosts; h++) files[`f${h}.example.txt`] = 'User-agent: *\nDisallow: /\n';
+    const files = disallowAll('f', hosts);
     const c = new BatchClassifier(config({ originBudget: 50_000 }));
     const { fetch } = dirFetcher(robotsDir(files));
     const rows = Array.from({ length: hosts }, (_, h) => `f${h}.example,https://f${h}.example/x\n`);
     const { stats } = await c.classify(Buffer.from(rows.join('')), fetch);
-    // Fewer origins than a quarter of the budget: every origin's counters wait for the flush.
+    // Fewer origins than the budget and none evicted: every origin's counters wait for the flush.
     expect(stats.disallowedHosts).toEqual([]);
     const first = c.flush();
     expect(first.disallowedHosts.length).toBe(2048);
