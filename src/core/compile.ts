@@ -173,13 +173,11 @@ export abstract class CompiledBase implements CompiledRules {
     return COMPILED_BYTES + this.set.byteSize;
   }
 
-  /** Rank of the deciding rule for the path+query `s[start, end)` (the fallback when no pattern matches), or -1. */
-  protected abstract decideSpan(s: string, start: number, end: number): number;
-
-  /** `decideSpan` for rules layered on these (see AppendedRules): the robots.txt exception not applied. */
-  rankOf(s: string, start: number, end: number): number {
-    return this.decideSpan(s, start, end);
-  }
+  /**
+   * Rank of the deciding rule for the path+query `s[start, end)` (the fallback when no pattern matches),
+   * or -1; the robots.txt exception is applied by `decide` (rules layered on these ask for the rank alone).
+   */
+  abstract rankOf(s: string, start: number, end: number): number;
 
   decide(pathAndQuery: string): number {
     return decideBy(this, pathAndQuery);
@@ -237,7 +235,7 @@ export function sameRuleSet(a: CompiledRules, b: CompiledRules): boolean {
  * and allows, so even /robots.txt needs no test.
  */
 class NoPatterns extends CompiledBase {
-  protected decideSpan(): number {
+  rankOf(): number {
     return this.fallback;
   }
 
@@ -276,7 +274,7 @@ class TinyRules extends CompiledBase {
     this.m3 = s3.m;
   }
 
-  protected decideSpan(s: string, start: number, end: number): number {
+  rankOf(s: string, start: number, end: number): number {
     const len = end - start;
     const c1 = len > 1 ? s.charCodeAt(start + 1) : -1;
     const n = this.n;
@@ -315,7 +313,7 @@ class TableRules extends CompiledBase implements RuleTable {
     this.filters = index.filters;
   }
 
-  protected decideSpan(s: string, start: number, end: number): number {
+  rankOf(s: string, start: number, end: number): number {
     if (this.gated) {
       if (end - start < 2 || s.charCodeAt(start) !== 47) return this.fallback;
       const c = s.charCodeAt(start + 1);
