@@ -19,7 +19,11 @@ import type { OriginEntry } from './origin-entry.js';
 import { OTHER_TOKEN, type RowAgentStats, type WorkerConfig } from './protocol.js';
 import { bytesText } from './verdict-texts.js';
 
-/** Verdict texts of ranks below this are cached per compiled rule set; higher ones are formatted per row. */
+/**
+ * Verdict texts of ranks below this are cached per compiled rule set; higher ones are formatted per row.
+ * Not verdict-texts.ts' 64: a set per crawler and body here, and on 1M rows with four crawlers in the
+ * agent column 64 saved no measurable CPU (30.1–32.7 s against 29.1–36.5) for 3–6 MiB more peak RSS.
+ */
 const NEAR_RANKS = 16;
 /** Distinct agent cells remembered (an access log repeats a few hundred User-Agent headers). */
 const MAX_CELLS = 4096;
