@@ -11,6 +11,11 @@ const OBJECT_BYTES = 64;
 export const ALLOW_KEY = 'Allow: ';
 export const DISALLOW_KEY = 'Disallow: ';
 
+/** Whether the rule of `rank` allows, read from RuleFacts' `packed` (held by compiled rules: one load less a row). */
+export function allowedIn(packed: Int32Array, rank: number): boolean {
+  return (packed[rank]! & 1) === 1;
+}
+
 export class RuleFacts {
   readonly count: number;
   /**
@@ -18,7 +23,7 @@ export class RuleFacts {
    * `allowed` implies, stored once, not per rule) + 1 if it allows, read back unsigned (a line can reach
    * 2^29); [n, 2n]: where each rank's text starts in `text`. Written by RuleFactsWriter.
    */
-  private readonly packed: Int32Array;
+  readonly packed: Int32Array;
   /**
    * Every rank's rule text (without its key when keyed), rank after rank, one byte a char (no char above
    * U+00FF: those texts are in `wide`); empty for the ranks in `wide`.
@@ -56,7 +61,7 @@ export class RuleFacts {
   }
 
   allowed(rank: number): boolean {
-    return (this.packed[rank]! & 1) === 1;
+    return allowedIn(this.packed, rank);
   }
 
   line(rank: number): number {
