@@ -1,3 +1,4 @@
+import type { CompiledRules } from '../core/index.js';
 import {
   GRACE_CLASS,
   V_ALLOWED_EXPLICIT,
@@ -39,10 +40,10 @@ export function matchRow(
     }
     return graced ? store.texts.graced(e, classes, at, path) : e.full[0]!;
   }
-  const rules = e.slot!.rules!;
   if (agents === 1) {
-    const idx = rules[0]!.decide(path);
-    const c = count(store, e, 0, idx);
+    const r = e.first!;
+    const idx = r.decide(path);
+    const c = count(store, e, r, idx);
     if (c === V_DISALLOWED_EXPLICIT && e.version >= 0 && store.inGrace(e, 0, path, time)) {
       classes[at] = c | GRACE_CLASS;
       return store.texts.graced(e, classes, at, path);
@@ -53,13 +54,14 @@ export function matchRow(
   return matchAgents(store, e, path, agents, classes, at, time);
 }
 
-function count(store: OriginStore, e: OriginEntry, a: number, idx: number): number {
+/** The first agent's class of decision `idx` by its rules `r`, counted. */
+function count(store: OriginStore, e: OriginEntry, r: CompiledRules, idx: number): number {
   if (idx < 0) return V_ALLOWED_IMPLICIT;
-  if (e.slot!.rules![a]!.allowedAt(idx)) {
-    store.hit(e, a, idx);
+  if (r.allowedAt(idx)) {
+    store.hit(e, 0, idx);
     return V_ALLOWED_EXPLICIT;
   }
-  store.countDisallowed(e, a);
-  store.hit(e, a, idx);
+  store.countDisallowed(e, 0);
+  store.hit(e, 0, idx);
   return V_DISALLOWED_EXPLICIT;
 }

@@ -109,6 +109,7 @@ export class SharedOrigins {
       next: undefined,
       fixedVerdict: verdict,
       slot: null,
+      first: null,
       used: 0,
       dirty: false,
       parts: this.noParts,
