@@ -125,3 +125,11 @@ export function newOriginEntry(
   if (fixedVerdict >= 0 && fixed === null) entry.full[0] = texts.fixedText(fixedVerdict, tail);
   return entry;
 }
+
+/** Whether the compiled rules of the entry, or of one of its versions, were evicted. */
+export function lostRules(e: OriginEntry): boolean {
+  if (e.slot !== null && e.slot.rules === null) return true;
+  if (e.history === null) return false;
+  for (const v of e.history.versions) if (v.slot !== null && v.slot.rules === null) return true;
+  return false;
+}

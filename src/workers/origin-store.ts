@@ -1,7 +1,14 @@
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
 import { allowedWithinGrace, buildHistory, versionEntryAt } from './history.js';
-import { type EntryParts, newOriginEntry, newRuleHits, type OriginEntry, type Pick } from './origin-entry.js';
+import {
+  type EntryParts,
+  lostRules,
+  newOriginEntry,
+  newRuleHits,
+  type OriginEntry,
+  type Pick,
+} from './origin-entry.js';
 import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import { type MissingProbe, SharedOrigins } from './shared-origins.js';
 import { stampCut } from './stamp-cut.js';
@@ -29,6 +36,8 @@ export class OriginStore {
   evictionPasses = 0;
   /** Entries removed so far (evicted, or forgotten with their rules). */
   private removed = 0;
+  /** `compiled.dropped` when origins that lost their rules were last forgotten. */
+  private sweptAt = 0;
   private protectedFrom = 0;
   /** The stamp of the unit of work begun last. */
   latestStamp = 0;
@@ -232,8 +241,26 @@ export class OriginStore {
     stamp: number,
     head: OriginEntry | undefined = this.byHost.get(origin.host),
   ): OriginEntry {
-    if (p.history !== undefined) return this.register(this.historyEntry(p, origin, stamp), origin, head);
-    return this.entryOf(p, origin, stamp, head);
+    const entry =
+      p.history !== undefined
+        ? this.register(this.historyEntry(p, origin, stamp), origin, head)
+        : this.entryOf(p, origin, stamp, head);
+    if (this.compiled.dropped !== this.sweptAt) this.forgetEvicted();
+    return entry;
+  }
+
+  /**
+   * Forgets the origins whose compiled rules were evicted (`find` would at their next row): an entry holds
+   * its first agent's rules directly, which would otherwise outlive their eviction uncounted. Entries of
+   * batches in flight are never among them (their rules are protected). A scan per eviction pass.
+   */
+  private forgetEvicted(): void {
+    this.sweptAt = this.compiled.dropped;
+    const gone: OriginEntry[] = [];
+    this.byHost.forEach((head) => {
+      for (let e: OriginEntry | undefined = head; e; e = e.next) if (lostRules(e)) gone.push(e);
+    });
+    for (const e of gone) this.remove(e);
   }
 
   /** The entry of a policy: shared (compact table) for a fixed uncounted verdict, else one of its own (registered when `head` is not null). */

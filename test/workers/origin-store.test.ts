@@ -159,6 +159,24 @@ describe('OriginStore', () => {
     expect(store.drainDirty()).toHaveLength(300);
   });
 
+  it('forgets an origin once its compiled rules are evicted, so that no entry keeps them alive', () => {
+    const budget = 2 << 20;
+    const store = new OriginStore(config({ compiledBudget: budget }));
+    // ≈ 0.5 MiB compiled each (distinct wildcard rules): four fit in the budget, not forty.
+    const body = (i: number) =>
+      `User-agent: *\n${Array.from({ length: 4000 }, (_, k) => `Disallow: /${i}-${k}/*.p`).join('\n')}\n`;
+    const base = usedAfterGc();
+    for (let i = 1; i <= 40; i++) {
+      store.protectFrom = i;
+      const host = `big-${i}.example`;
+      store.install(parsedPolicy(body(i), `https://${host}`), { scheme: 'https', host, port: 443 }, i);
+    }
+    expect(store.compiledCount).toBeLessThan(10);
+    // The origins of evicted rules are gone at once, not at their next row (which may never come).
+    expect(store.originCount).toBe(store.compiledCount);
+    expect(usedAfterGc() - base).toBeLessThan(4 * budget);
+  });
+
   it('does not rescan its origins on every install while batches in flight hold most of them', () => {
     const store = new OriginStore(config({ originBudget: 100 }));
     store.protectFrom = 1;
