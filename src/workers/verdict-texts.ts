@@ -32,7 +32,7 @@ const MAX_SHARED_TEXTS = 256;
 function cacheSlot(e: OriginEntry, a: number, idx: number): number {
   const k = idx + 1;
   if (k < NEAR_RANKS) return k;
-  return idx === (a === 0 ? e.first! : e.slot!.rules![a]!).count - 1 ? NEAR_RANKS : -1;
+  return idx === e.slot!.rules![a]!.count - 1 ? NEAR_RANKS : -1;
 }
 
 /**
@@ -194,7 +194,7 @@ export class VerdictTexts {
 
   private partText(e: OriginEntry, a: number, idx: number): string {
     if (idx < 0) return bytesText(this.plainPart(V_ALLOWED_IMPLICIT));
-    const r = a === 0 ? e.first! : e.slot!.rules![a]!;
+    const r = e.slot!.rules![a]!;
     const verdict = r.allowedAt(idx) ? V_ALLOWED_EXPLICIT : V_DISALLOWED_EXPLICIT;
     const grace = this.asOf ? graceCell(verdict, this.d) : '';
     return bytesText(this.d + agentPart(verdict, r.lineAt(idx), r.ruleAt(idx), this.d) + grace);
