@@ -154,11 +154,12 @@ export class AppendedRules implements RankedRules {
     const ob = orderRules(baseGroups);
     this.nb = ob.patterns.length;
     this.nx = ox.patterns.length;
-    this.order = [];
-    for (let r = 0; r < this.nb; r++)
-      this.order.push(ob.patterns[r]!.length * 2 + (ob.facts.allowed(r) ? 1 : 0));
+    // Exactly sized: a pushed-to array keeps room to grow, per layered rule set.
+    const order = new Array<number>(this.nb + this.nx);
+    for (let r = 0; r < this.nb; r++) order[r] = ob.patterns[r]!.length * 2 + (ob.facts.allowed(r) ? 1 : 0);
     for (let r = 0; r < this.nx; r++)
-      this.order.push(ox.patterns[r]!.length * 2 + (ox.facts.allowed(r) ? 1 : 0));
+      order[this.nb + r] = ox.patterns[r]!.length * 2 + (ox.facts.allowed(r) ? 1 : 0);
+    this.order = order;
     // The first empty Allow, else the first empty Disallow, over both sides (the base's come first).
     const kb = fallbackKind(ob);
     const kx = fallbackKind(ox);

@@ -162,12 +162,15 @@ export class CompiledRuleSets {
     for (let i = 0; i < shas.length; i++) {
       const slot = slots[i]!;
       if (!fresh[i]) continue;
+      let bases: CompiledSlot[] | null = null;
       for (const r of slot.rules!) {
         const base = owner.get(layeredOn(r) ?? r);
         if (base === undefined || base === slot) continue;
-        slot.bases ??= [];
-        for (const b of [base, ...(base.bases ?? [])]) if (!slot.bases.includes(b)) slot.bases.push(b);
+        bases ??= [];
+        for (const b of [base, ...(base.bases ?? [])]) if (!bases.includes(b)) bases.push(b);
       }
+      // An exactly sized copy: a pushed-to array keeps room for 17 elements (≈ 130 bytes more), per slot.
+      if (bases !== null) slot.bases = bases.slice();
     }
   }
 
