@@ -32,8 +32,11 @@ export function buildHistory(
   };
   history.versions = list.map((w, v) => {
     const e = entryOf(w);
-    e.history = history;
-    e.version = v;
+    // An entry serving several versions (a change reverted) keeps the first one's index.
+    if (e.history !== history) {
+      e.history = history;
+      e.version = v;
+    }
     return e;
   });
   return history;
@@ -121,17 +124,12 @@ function allows(e: OriginEntry, a: number, path: string): boolean {
 }
 
 /**
- * True when a version in force within `graceMs` before `t` (an earlier one, replaced less than that
- * long ago) allowed the path for agent `a`: RFC 9309 §2.4 lets a crawler use its cached copy that long.
+ * True when a version in force within `graceMs` before `t` (an earlier one than the version in force at
+ * `t`, replaced less than that long ago) allowed the path for agent `a`: RFC 9309 §2.4 lets a crawler use
+ * its cached copy that long.
  */
-export function allowedWithinGrace(
-  h: History,
-  v: number,
-  t: number,
-  graceMs: number,
-  a: number,
-  path: string,
-): boolean {
+export function allowedWithinGrace(h: History, t: number, graceMs: number, a: number, path: string): boolean {
+  const v = versionAt(h, t);
   for (let u = earlierWithinGrace(h, v, t, graceMs); u >= 0; u = earlierWithinGrace(h, u, t, graceMs))
     if (allows(h.versions[u]!, a, path)) return true;
   return false;

@@ -50,7 +50,10 @@ export interface OriginEntry {
   shared: boolean;
   /** As of a time: the origin's versions (on the origin's entry), or the history a version belongs to. */
   history: History | null;
-  /** A version's index in its history; -1 on the origin's entry and outside as-of runs. */
+  /**
+   * A version's index in its history (the first it serves: versions with one body and tail share an entry);
+   * -1 on the origin's entry and outside as-of runs.
+   */
   version: number;
 }
 

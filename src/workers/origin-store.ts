@@ -328,9 +328,16 @@ export class OriginStore {
     };
     // Versions that only appended groups to an earlier one share its compiled tables.
     this.compiled.versions(p.history as WireVersion[], stamp);
-    const history = buildHistory(p.history as WireVersion[], (w) =>
-      this.entryOf(w, origin, stamp, null, own),
-    );
+    // Versions serving one body with one tail (a change reverted) share an entry: it judges alike.
+    const bySlot = new Map<CompiledSlot, OriginEntry>();
+    const history = buildHistory(p.history as WireVersion[], (w) => {
+      const e = this.entryOf(w, origin, stamp, null, own);
+      if (e.slot === null) return e;
+      const same = bySlot.get(e.slot);
+      if (same !== undefined && same.tail === e.tail) return same;
+      bySlot.set(e.slot, e);
+      return e;
+    });
     // Versions with one body (a change reverted) count rule hits together: one report per rule.
     const hitsOf = new Map<CompiledSlot, OriginEntry['ruleHits']>();
     for (const v of history.versions) {
@@ -359,7 +366,7 @@ export class OriginStore {
 
   /** True when a version in force within the grace before `t` allowed the path for agent `a`. */
   inGrace(e: OriginEntry, a: number, path: string, t: number): boolean {
-    return allowedWithinGrace(e.history!, e.version, t, this.config.asOf!.graceMs, a, path);
+    return allowedWithinGrace(e.history!, t, this.config.asOf!.graceMs, a, path);
   }
 
   /** The chain of a host without the entry of this origin, if it has one (one lookup per install). */

@@ -14,7 +14,7 @@ import {
   V_NOT_A_CRAWLER,
 } from '../rows/verdict-format.js';
 import type { CompiledSlot } from './compiled-rules.js';
-import { earlierWithinGrace, type History } from './history.js';
+import { earlierWithinGrace, type History, versionAt } from './history.js';
 import type { OriginEntry } from './origin-entry.js';
 import { OTHER_TOKEN, type RowAgentStats, type WorkerConfig } from './protocol.js';
 import { bytesText } from './verdict-texts.js';
@@ -107,7 +107,8 @@ export class RowAgents {
   }
 
   /** As of a time: a version in force within the grace before `t` allowed the row agent (see history.ts). */
-  private inGrace(h: History, v: number, t: number, agent: RowAgent, path: string): boolean {
+  private inGrace(h: History, t: number, agent: RowAgent, path: string): boolean {
+    const v = versionAt(h, t);
     // A version whose parsed body was evicted cannot compile the row agent's rules: it allows nothing here.
     const graceMs = this.config.asOf!.graceMs;
     for (let u = earlierWithinGrace(h, v, t, graceMs); u >= 0; u = earlierWithinGrace(h, u, t, graceMs)) {
@@ -185,7 +186,7 @@ export class RowAgents {
       text = idx < 0 ? this.plainText(verdict) : this.ruleText(r, idx, verdict);
     }
     const disallowed = verdict === V_DISALLOWED_EXPLICIT || verdict === V_DISALLOWED_UNREACHABLE;
-    if (disallowed && e.version >= 0 && this.inGrace(e.history!, e.version, time, agent, path)) {
+    if (disallowed && e.version >= 0 && this.inGrace(e.history!, time, agent, path)) {
       // A disallowed row's columns end with its `grace` cell, `false`.
       text = `${text.slice(0, text.length - 5)}true`;
       verdict |= GRACE_CLASS;

@@ -116,6 +116,33 @@ describe('OriginStore', () => {
     expect([...versions[0]!.ruleHits[0]!.drain()]).toEqual([[0, 2]]);
   });
 
+  it('gives versions that serve one body one entry, which still looks back from the version in force for the grace', () => {
+    const store = new OriginStore(config({ asOf: { ...AS_OF, graceMs: 50 } }));
+    const p = historyOf([
+      'User-agent: *\nDisallow: /a\n',
+      'User-agent: *\nDisallow: /b\n',
+      'User-agent: *\nDisallow: /a\n',
+    ]);
+    const e = store.install(p, { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 }, 1);
+    const [v0, v1, v2] = e.history!.versions;
+    expect(v2).toBe(v0);
+    expect(v1).not.toBe(v0);
+    const pick = { reason: null, ageMs: 0 };
+    const classes = new Uint8Array(1);
+    // At 210 the third version is in force; the second, which allowed /a, was replaced 10 ms before.
+    expect(store.pick(e, 210, 2, pick)).toBe(v2);
+    expect(matchRow(store, v2!, '/a', 1, classes, 0, 210)).toBe(
+      ',false,disallowed_explicit,2,Disallow: /a,true,200,\n',
+    );
+    expect(matchRow(store, v2!, '/a', 1, classes, 0, 260)).toBe(
+      ',false,disallowed_explicit,2,Disallow: /a,false,200,\n',
+    );
+    // Under the first version itself nothing earlier was in force.
+    expect(matchRow(store, v0!, '/a', 1, classes, 0, 10)).toBe(
+      ',false,disallowed_explicit,2,Disallow: /a,false,200,\n',
+    );
+  });
+
   it('compiles only what a version appended to an earlier one, and judges it as that version alone', () => {
     const store = new OriginStore(config({ asOf: AS_OF }));
     const base = `User-agent: *\n${Array.from({ length: 30 }, (_, i) => `Disallow: /p${i}/`).join('\n')}\n`;
