@@ -136,3 +136,10 @@ export function lostRules(e: OriginEntry): boolean {
   for (const v of e.history.versions) if (v.slot !== null && v.slot.rules === null) return true;
   return false;
 }
+
+/** Stamps the compiled rules of the entry, and of each of its versions, as used by unit `stamp`. */
+export function stampRules(e: OriginEntry, stamp: number): void {
+  if (e.slot !== null && e.slot.used < stamp) e.slot.used = stamp;
+  if (e.history === null) return;
+  for (const v of e.history.versions) if (v.slot !== null && v.slot.used < stamp) v.slot.used = stamp;
+}

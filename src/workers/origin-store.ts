@@ -8,6 +8,7 @@ import {
   newRuleHits,
   type OriginEntry,
   type Pick,
+  stampRules,
 } from './origin-entry.js';
 import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import { type MissingProbe, SharedOrigins } from './shared-origins.js';
@@ -216,7 +217,9 @@ export class OriginStore {
 
   /**
    * The origin's entry if another unit installed it meanwhile (as `find`), else `p` installed: one
-   * lookup of the host's chain, where `find` then `install` made three on every new origin.
+   * lookup of the host's chain, where `find` then `install` made three on every new origin. An as-of
+   * origin found so has every version's rules stamped for `stamp`: its rows pick their versions only
+   * once the unit's other origins are installed, which may evict what no unit in flight holds.
    */
   findOrInstall(
     p: WirePolicy,
@@ -226,9 +229,9 @@ export class OriginStore {
     const head = this.byHost.get(origin.host);
     let e = head;
     while (e !== undefined && (e.port !== origin.port || e.scheme !== origin.scheme)) e = e.next;
-    if (e !== undefined && (e.slot === null || e.slot.rules !== null)) {
+    if (e !== undefined && !lostRules(e)) {
       if (e.used < stamp) e.used = stamp;
-      if (e.slot !== null && e.slot.used < stamp) e.slot.used = stamp;
+      stampRules(e, stamp);
       return e;
     }
     return this.install(p, origin, stamp, head);

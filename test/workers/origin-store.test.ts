@@ -172,6 +172,31 @@ describe('OriginStore', () => {
     expect(matchRow(store, v0!, '/searching', 1, classes, 0, 10)).toBe(',true,allowed_implicit,,,,200,\n');
   });
 
+  it('keeps every version of an as-of origin another unit installed until the unit that finds it picks', () => {
+    const budget = 2 << 20;
+    const store = new OriginStore(config({ asOf: AS_OF, compiledBudget: budget }));
+    // ≈ 0.5 MiB compiled each (distinct wildcard rules): four fit in the budget.
+    const body = (i: number) =>
+      `User-agent: *\n${Array.from({ length: 4000 }, (_, k) => `Disallow: /${i}-${k}/*.p`).join('\n')}\n`;
+    const x = { scheme: 'https' as const, host: 'x.example', port: 443 };
+    const p = historyOf([body(1), body(2), body(3)]);
+    // Unit 1 installs the origin and ends; unit 2 finds it, then installs others before its rows pick.
+    store.protectFrom = 1;
+    store.install(p, x, 1);
+    store.protectFrom = 2;
+    const e = store.findOrInstall(p, x, 2);
+    for (let i = 10; i < 16; i++) {
+      const host = `big-${i}.example`;
+      store.install(parsedPolicy(body(i), `https://${host}`), { scheme: 'https', host, port: 443 }, 2);
+    }
+    const pick = { reason: null, ageMs: 0 };
+    for (const t of [10, 110, 210]) {
+      const v = store.pick(e, t, 2, pick);
+      expect(v).toBe(e.history!.versions[Math.floor(t / 100)]);
+      expect(v!.slot!.rules).not.toBeNull();
+    }
+  });
+
   it('stays within its origin budget when every origin has counters to report', () => {
     const store = new OriginStore(config({ originBudget: 100 }));
     for (let stamp = 1; stamp <= 30; stamp++) {
