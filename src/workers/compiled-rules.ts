@@ -39,6 +39,8 @@ export interface CompiledSlot {
   bases: CompiledSlot[] | null;
   /** Latest batch stamp that used it. */
   used: number;
+  /** Other bodies (sha256) whose rules are these, every agent's the same objects (see `versions`); or null. */
+  aliases: string[] | null;
   /**
    * Verdict texts cached for the origins serving this body (OriginEntry's `full` and `parts`): they
    * depend only on the rules and the tail, so origins with the same tail share one cache, not a copy each.
@@ -67,6 +69,8 @@ export class CompiledRuleSets {
   compiles = 0;
   /** Rule sets evicted so far. */
   dropped = 0;
+  /** Entries of `compiled` that are another body's slot (see `versions`). */
+  private aliased = 0;
   protectFrom = 0;
 
   constructor(
@@ -78,7 +82,7 @@ export class CompiledRuleSets {
   }
 
   get count(): number {
-    return this.compiled.size;
+    return this.compiled.size - this.aliased;
   }
 
   get bytes(): number {
@@ -145,6 +149,8 @@ export class CompiledRuleSets {
       this.agents,
       slots.map((s) => s?.rules ?? undefined),
     );
+    // Each version's rules as compiled, before `add` points agents that decide alike at one object.
+    const asCompiled = out.map((r) => r.slice());
     // Which slot keeps each compiled object alive: this history's, and those its slots stand on.
     const owner = new Map<CompiledRules, CompiledSlot>();
     // A slot's bases are listed transitively: one level covers them all.
@@ -156,7 +162,15 @@ export class CompiledRuleSets {
     };
     const fresh = slots.map((s) => s === undefined);
     for (let i = 0; i < shas.length; i++) {
-      slots[i] ??= this.add(shas[i]!, out[i]!, null, bodies[i]!.byteLength, stamp);
+      if (slots[i] === undefined) {
+        // A change no agent's rules see (a comment, a sitemap, another crawler's group): the same slot,
+        // so a long history of such changes holds one rule set, one entry and one budget share.
+        const j = sameRules(asCompiled, i);
+        if (j >= 0) {
+          slots[i] = this.alias(shas[i]!, slots[j]!, stamp);
+          fresh[i] = false;
+        } else slots[i] = this.add(shas[i]!, out[i]!, null, bodies[i]!.byteLength, stamp);
+      }
       own(slots[i]!);
     }
     for (let i = 0; i < shas.length; i++) {
@@ -172,6 +186,16 @@ export class CompiledRuleSets {
       // An exactly sized copy: a pushed-to array keeps room for 17 elements (≈ 130 bytes more), per slot.
       if (bases !== null) slot.bases = bases.slice();
     }
+  }
+
+  /** Files `sha` under `slot`, whose rules it compiled to. */
+  private alias(sha: string, slot: CompiledSlot, stamp: number): CompiledSlot {
+    if (slot.aliases === null) slot.aliases = [sha];
+    else slot.aliases.push(sha);
+    this.compiled.set(sha, slot);
+    this.aliased++;
+    if (slot.used < stamp) slot.used = stamp;
+    return slot;
   }
 
   /** Keeps the compiled rules of a body as its slot. */
@@ -205,6 +229,7 @@ export class CompiledRuleSets {
       cost,
       bases: null,
       used: stamp,
+      aliases: null,
       full: null,
       fullTail: null,
       parts: null,
@@ -241,12 +266,24 @@ export class CompiledRuleSets {
   }
 
   private drop(s: CompiledSlot): void {
+    // A slot with aliases is listed once per body.
+    if (s.rules === null) return;
     s.rules = null;
     s.parsed = null;
     this.compiled.delete(s.sha);
+    if (s.aliases !== null) {
+      for (const a of s.aliases) this.compiled.delete(a);
+      this.aliased -= s.aliases.length;
+    }
     this.cost -= s.cost;
     this.dropped++;
   }
+}
+
+/** The earlier version whose rules are version `i`'s (every agent's one rule set); or -1. */
+function sameRules(rules: readonly (readonly CompiledRules[])[], i: number): number {
+  for (let j = i - 1; j >= 0; j--) if (rules[j]!.every((r, a) => sameRuleSet(r, rules[i]![a]!))) return j;
+  return -1;
 }
 
 /** A wire body as a Buffer view (no copy): the core decodes it with Node's native latin1 slice, not a JS loop. */

@@ -26,6 +26,31 @@ describe('CompiledRuleSets with versions compiled together', () => {
     expect(sets.bytes).toBe(first.cost + later.cost);
   });
 
+  it('files a version whose rules no agent tells apart under the earlier set, and drops both at once', () => {
+    const agents = ['Googlebot', 'OtherBot'];
+    const stamped = `${BASE}# built at 12:00\n`;
+    const probe = new CompiledRuleSets(1 << 30, agents);
+    probe.versions([parsedPolicy(BASE), parsedPolicy(stamped)], 1);
+    const first = probe.get(parsedPolicy(BASE), 1);
+    expect(probe.get(parsedPolicy(stamped), 1)).toBe(first);
+    expect(probe.count).toBe(1);
+    expect(probe.compiles).toBe(1);
+    expect(probe.bytes).toBe(first.cost);
+    // A budget the set and a larger one just fit in: one more body drops both (the set once), and the
+    // body filed under the set goes with it.
+    const larger = `User-agent: *\n${Array.from({ length: 160 }, (_, i) => `Disallow: /q${i}/`).join('\n')}\n`;
+    const cost = new CompiledRuleSets(1 << 30, agents).get(parsedPolicy(larger), 1).cost;
+    const sets = new CompiledRuleSets(first.cost + cost + 16, agents);
+    sets.versions([parsedPolicy(BASE), parsedPolicy(stamped)], 1);
+    sets.get(parsedPolicy(larger), 2);
+    sets.protectFrom = 8;
+    const small = sets.get(parsedPolicy('User-agent: *\nDisallow: /x\n'), 10);
+    for (const body of [BASE, stamped, larger]) expect(sets.hold(body, 11)).toBe(false);
+    expect(sets.count).toBe(1);
+    expect(sets.dropped).toBe(2);
+    expect(sets.bytes).toBe(small.cost);
+  });
+
   it('drops a layered version with the version it stands on, unless a batch in flight holds it', () => {
     for (const held of [false, true]) {
       const { first, later } = twoVersions(1 << 30);

@@ -172,6 +172,38 @@ describe('OriginStore', () => {
     expect(matchRow(store, v0!, '/searching', 1, classes, 0, 10)).toBe(',true,allowed_implicit,,,,200,\n');
   });
 
+  it('holds one rule set and one entry for versions that differ only where no agent’s rules see it', () => {
+    const store = new OriginStore(config({ asOf: AS_OF, agents: ['Googlebot', 'OtherBot'] }));
+    const rules = 'User-agent: *\nDisallow: /a\nAllow: /a/b\n';
+    // Forty captures of a file stamped with its build time, and one that adds a group for another crawler.
+    const bodies = Array.from({ length: 40 }, (_, i) => `${rules}# built ${i}\n`);
+    bodies.push(`${rules}# built 40\nUser-agent: GPTBot\nDisallow: /\n`);
+    const e = store.install(historyOf(bodies), { scheme: 'https', host: 'x.example', port: 443 }, 1);
+    const versions = e.history!.versions;
+    expect(new Set(versions).size).toBe(1);
+    expect(store.compiledCount).toBe(1);
+    // Each version still judges as a compile of its own body would, for every agent.
+    const classes = new Uint8Array(2);
+    expect(matchRow(store, versions[40]!, '/a/c', 2, classes, 0, 4000)).toBe(
+      ',false,disallowed_explicit,2,Disallow: /a,false,false,disallowed_explicit,2,Disallow: /a,false,200,\n',
+    );
+    // A change one agent's rules see is a rule set of its own.
+    const f = store.install(
+      historyOf([...bodies, `${rules}User-agent: OtherBot\nDisallow: /\n`]),
+      { scheme: 'https', host: 'y.example', port: 443 },
+      2,
+    );
+    const last = f.history!.versions.at(-1)!;
+    expect(last).not.toBe(f.history!.versions[0]);
+    expect(f.history!.versions[39]).toBe(f.history!.versions[0]);
+    expect(store.compiledCount).toBe(2);
+    expect(matchRow(store, last, '/z', 2, classes, 0, 4100)).toBe(
+      ',true,allowed_implicit,,,,false,disallowed_explicit,5,Disallow: /,false,200,\n',
+    );
+    // Evicting the rule set forgets every body filed under it.
+    expect(store.holdCompiled(e.history!.versions[0]!.slot!.sha)).toBe(true);
+  });
+
   it('keeps every version of an as-of origin another unit installed until the unit that finds it picks', () => {
     const budget = 2 << 20;
     const store = new OriginStore(config({ asOf: AS_OF, compiledBudget: budget }));
