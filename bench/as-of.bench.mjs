@@ -6,7 +6,9 @@
 // current version) on the same rows, and prints wall, CPU (user + system), peak RSS and rows/s, with the
 // as-of ÷ plain rows/s ratio against the ≥ 80 % target and RSS against < 300 MiB. A third run, as of a
 // time against a copy of the cache whose versions all serve the first one's body, tells what picking a
-// version per row costs apart from holding a second body per origin. Options: --rows N.
+// version per row costs apart from holding a second body per origin. A fourth run, against a cache of 20
+// versions per origin that differ only in a comment (a file stamped with its build time), tells what a long
+// history costs when no agent's rules change. Options: --rows N.
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +34,8 @@ if (!existsSync(cli)) {
 }
 
 const DAY = 86_400_000;
+/** Versions per origin of the long-history cache (a fourth run: not part of the target). */
+const LONG_VERSIONS = 20;
 const T0 = Date.UTC(2024, 0, 1);
 const work = path.join(here, 'out', `as-of-${rows}-${hosts}`);
 const crawlDir = path.join(here, 'out', `classify-${rows}-${hosts}`);
@@ -52,8 +56,9 @@ async function build() {
   const input = path.join(work, 'timed.csv');
   const cachePath = path.join(work, 'history.sqlite');
   const oneBodyPath = path.join(work, 'history-one-body.sqlite');
-  if (existsSync(input) && existsSync(cachePath) && existsSync(oneBodyPath))
-    return { input, cachePath, oneBodyPath };
+  const longPath = path.join(work, `history-long-${LONG_VERSIONS}.sqlite`);
+  if (existsSync(input) && existsSync(cachePath) && existsSync(oneBodyPath) && existsSync(longPath))
+    return { input, cachePath, oneBodyPath, longPath };
   rmSync(work, { recursive: true, force: true });
   const { mkdirSync } = await import('node:fs');
   mkdirSync(work, { recursive: true });
@@ -61,9 +66,10 @@ async function build() {
     pathToFileURL(path.join(root, 'dist', 'pipeline', 'cache', 'policy-cache.js')).href
   );
   const cache = new PolicyCache(cachePath);
+  const long = new PolicyCache(longPath);
   const robots = path.join(crawlDir, 'robots');
-  const see = (origin, at, body) => {
-    cache.record({
+  const see = (origin, at, body, into = cache) => {
+    into.record({
       origin,
       outcome: 'parsed',
       robotsUrl: `${origin}/robots.txt`,
@@ -89,10 +95,17 @@ async function build() {
       see(origin, T0, body);
       see(origin, T0 + 10 * DAY, changed);
       see(origin, T0 + 20 * DAY, body);
+      // A file stamped with its build time, captured every ~2 days: no agent's rules change.
+      for (let v = 0; v < LONG_VERSIONS; v++) {
+        const stamped = Buffer.concat([body, Buffer.from(`\n# generated ${v}\n`)]);
+        see(origin, T0 + Math.floor((v * 38 * DAY) / LONG_VERSIONS), stamped, long);
+      }
     }
   }
   cache.flush();
   cache.close();
+  long.flush();
+  long.close();
   await oneBodyCopy(cachePath, oneBodyPath);
   const out = createWriteStream(input);
   let i = 0;
@@ -105,7 +118,7 @@ async function build() {
     i++;
   }
   await new Promise((r) => out.end(r));
-  return { input, cachePath, oneBodyPath };
+  return { input, cachePath, oneBodyPath, longPath };
 }
 
 /** A consistent copy of the cache where every version of an origin serves its first version's body. */
@@ -121,7 +134,7 @@ async function oneBodyCopy(from, to) {
   copy.close();
 }
 
-const { input, cachePath, oneBodyPath } = await build();
+const { input, cachePath, oneBodyPath, longPath } = await build();
 const base = [
   cli,
   'classify',
@@ -144,6 +157,7 @@ const oneBody = await measuredRun([
   '--at-column',
   'time',
 ]);
+const longRun = await measuredRun([...base.slice(0, 6), longPath, ...base.slice(7), '--at-column', 'time']);
 const rps = (r) => rows / r.wallS;
 const cpuRatio = plain.cpuS / asOf.cpuS;
 const wallRatio = rps(asOf) / rps(plain);
@@ -159,6 +173,7 @@ for (const [name, r] of [
   ['classify --offline (current version)', plain],
   ['classify --at-column time', asOf],
   ['classify --at-column time, every version one body', oneBody],
+  [`classify --at-column time, ${LONG_VERSIONS} versions per origin (a comment changed)`, longRun],
 ]) {
   console.log(
     `| ${name} | ${r.wallS.toFixed(2)} | ${r.cpuS.toFixed(2)} | ${Math.round(rps(r)).toLocaleString('en-US')} | ${r.rssMiB.toFixed(0)} |`,
