@@ -10,6 +10,6 @@ export {
   type ResolvedCrawler,
   resolveCrawler,
 } from './crawler-registry.js';
-export { compileRobotsTxt, compileVersions, parseRobotsTxt } from './robots-txt.js';
+export { compileRobotsTxt, compileVersions, parseRobotsTxt, sameGroups } from './robots-txt.js';
 export type { CompiledRules, Decision, RobotsRecord, RobotsTxt, RuleInfo, Verdict } from './types.js';
 export { pathFromUrl } from './url-path.js';

@@ -137,6 +137,25 @@ export function parseRobotsTxt(body: string | Uint8Array): RobotsTxt {
   return new Robots(parseBody(body));
 }
 
+/**
+ * Whether two parses decide alike for every agent, by the same lines: the same groups in order (user-agent
+ * tokens and `*`, Crawl-delay, each rule's kind and value on the same line), whatever else differs
+ * (comments, sitemaps, other records). False for a RobotsTxt not made by parseRobotsTxt.
+ */
+export function sameGroups(a: RobotsTxt, b: RobotsTxt): boolean {
+  if (!(a instanceof Robots && b instanceof Robots)) return false;
+  if (a.groups.length !== b.groups.length) return false;
+  for (let i = 0; i < a.groups.length; i++) {
+    const x = a.groups[i]!;
+    const y = b.groups[i]!;
+    if (x.global !== y.global || x.crawlDelay !== y.crawlDelay) return false;
+    if (x.tokens.length !== y.tokens.length || x.tokens.some((t, k) => t !== y.tokens[k])) return false;
+    const shift = x.ruleShiftTo(y);
+    if (shift !== null && shift !== 0) return false;
+  }
+  return true;
+}
+
 /** A body parsed as its bytes; an ASCII string is its own binary string, tested once. */
 function parseBody(body: string | Uint8Array, onlyFor?: readonly string[], own?: boolean): ParsedRobots {
   if (typeof body === 'string' && isAscii(body)) return parseBinary(body, onlyFor, true, own);

@@ -6,6 +6,7 @@ import {
   compileVersions,
   parseRobotsTxt,
   type RobotsTxt,
+  sameGroups,
 } from '../core/index.js';
 import type { WirePolicy } from './protocol.js';
 
@@ -126,8 +127,11 @@ export class CompiledRuleSets {
    * its sha256. A slot layered that way records the slots it stands on (`bases`).
    */
   versions(list: readonly WirePolicy[], stamp: number): void {
-    // Rules compiled per row agent need each parsed body: those versions compile one by one.
-    if (this.keepParsed) return;
+    // Rules compiled per row agent need each parsed body: those versions are compared as parsed.
+    if (this.keepParsed) {
+      this.parsedVersions(list, stamp);
+      return;
+    }
     const shas: string[] = [];
     const bodies: Uint8Array[] = [];
     const slots: (CompiledSlot | undefined)[] = [];
@@ -185,6 +189,31 @@ export class CompiledRuleSets {
       }
       // An exactly sized copy: a pushed-to array keeps room for 17 elements (≈ 130 bytes more), per slot.
       if (bases !== null) slot.bases = bases.slice();
+    }
+  }
+
+  /**
+   * `versions` with a row agent: each body not compiled yet is parsed, and filed under an earlier version's
+   * slot when every agent's groups and their lines are the same there (see sameGroups), else kept as its own.
+   */
+  private parsedVersions(list: readonly WirePolicy[], stamp: number): void {
+    const seen: CompiledSlot[] = [];
+    for (const w of list) {
+      if (w.outcome !== 'parsed' || w.sha256 === null || w.body === null) continue;
+      const hit = this.compiled.get(w.sha256);
+      if (hit !== undefined && hit.rules !== null) {
+        if (hit.used < stamp) hit.used = stamp;
+        if (!seen.includes(hit)) seen.push(hit);
+        continue;
+      }
+      const body = bodyView(w.body);
+      const parsed = parseRobotsTxt(body);
+      const same = seen.find((s) => s.parsed !== null && sameGroups(s.parsed, parsed));
+      if (same !== undefined) this.alias(w.sha256, same, stamp);
+      else {
+        const rules = this.agents.map((a) => parsed.compile(a));
+        seen.push(this.add(w.sha256, rules, parsed, body.byteLength, stamp));
+      }
     }
   }
 

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '../../src/core/index.js';
+import { parseRobotsTxt, sameGroups } from '../../src/core/index.js';
+import { pathArb, robotsArb } from '../helpers/robots-arbitraries.js';
 
 const IMPLICIT = { allowed: true, verdict: 'allowed_implicit', line: 0, rule: '' };
 
@@ -126,5 +128,56 @@ describe('never breaks, never slows to a crawl (correctness on extreme inputs)',
       '<!DOCTYPE html>\n<html><head><title>Not found</title></head>\n<body>Disallow: /</body></html>';
     expect(parseRobotsTxt(html).check('/', 'x')).toEqual(IMPLICIT);
     expect(parseRobotsTxt('User-agent: *\nDisallow: /a\0b\n').check('/a', 'x').line).toBe(2);
+  });
+});
+
+describe('sameGroups', () => {
+  const base =
+    'User-agent: *\nDisallow: /a\nAllow: /a/b\n\nUser-agent: FooBot\nCrawl-delay: 3\nDisallow: /\n';
+  const same = (a: string, b: string) => sameGroups(parseRobotsTxt(a), parseRobotsTxt(b));
+
+  it('is true when only comments, sitemaps or other records after the groups differ', () => {
+    expect(same(base, base)).toBe(true);
+    expect(same(base, `${base}# built at 12:00\n`)).toBe(true);
+    expect(same(base, `${base}Sitemap: https://example.com/s.xml\nHost: example.com\n`)).toBe(true);
+    expect(same(base, base.replace('/a/b', '/a/b # staff only'))).toBe(true);
+  });
+
+  it('is false when a rule, its line, a group, its agents or its Crawl-delay differ', () => {
+    expect(same(base, base.replace('/a/b', '/a/c'))).toBe(false);
+    expect(same(base, base.replace('Allow: /a/b', 'Disallow: /a/b'))).toBe(false);
+    expect(same(base, `# built at 12:00\n${base}`)).toBe(false);
+    expect(same(base, `${base}\nUser-agent: GPTBot\nDisallow: /\n`)).toBe(false);
+    expect(same(base, base.replace('FooBot', 'BarBot'))).toBe(false);
+    expect(same(base, base.replace('User-agent: FooBot', 'User-agent: FooBot\nUser-agent: *'))).toBe(false);
+    expect(same(base, base.replace('Crawl-delay: 3', 'Crawl-delay: 4'))).toBe(false);
+    expect(sameGroups(parseRobotsTxt(base), { ...parseRobotsTxt(base) })).toBe(false);
+  });
+
+  it('only holds for files that decide alike for every agent, on the same lines (property)', () => {
+    const agents = ['Googlebot', 'FooBot', 'googlebot-image', 'Other'];
+    const tails = ['', '# built at 12:00\n', 'Sitemap: /s.xml\n', '\n\n# x\nSitemap: /t.xml\n'];
+    let held = 0;
+    fc.assert(
+      fc.property(
+        robotsArb,
+        fc.oneof(robotsArb, fc.constantFrom(...tails)),
+        fc.constantFrom('append', 'prepend', 'other'),
+        fc.array(pathArb, { minLength: 1, maxLength: 6 }),
+        (a, other, how, paths) => {
+          // The same file with lines after it or above it (its rules then on other lines), or another file.
+          const b = how === 'append' ? `${a}\n${other}` : how === 'prepend' ? `${other}\n${a}` : other;
+          const x = parseRobotsTxt(a);
+          const y = parseRobotsTxt(b);
+          if (!sameGroups(x, y)) return;
+          held++;
+          for (const agent of agents)
+            for (const p of paths) expect(y.check(p, agent)).toEqual(x.check(p, agent));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Not vacuous: the files compared are often the same groups.
+    expect(held).toBeGreaterThan(200);
   });
 });

@@ -51,6 +51,21 @@ describe('CompiledRuleSets with versions compiled together', () => {
     expect(sets.bytes).toBe(small.cost);
   });
 
+  it('with a row agent, files a version whose groups are an earlier version’s under that parsed set', () => {
+    const sets = new CompiledRuleSets(1 << 30, ['Googlebot'], true);
+    const stamped = `${BASE}# built at 12:00\n`;
+    sets.versions([parsedPolicy(BASE), parsedPolicy(stamped), parsedPolicy(LATER)], 1);
+    const first = sets.get(parsedPolicy(BASE), 1);
+    expect(first.parsed).not.toBeNull();
+    expect(sets.get(parsedPolicy(stamped), 1)).toBe(first);
+    // Appending a group is a change some agent's rules see: a parsed set of its own.
+    const later = sets.get(parsedPolicy(LATER), 1);
+    expect(later).not.toBe(first);
+    expect(later.parsed!.check('/search', 'AnyBot').rule).toBe('Disallow: /search');
+    expect(sets.count).toBe(2);
+    expect(sets.compiles).toBe(2);
+  });
+
   it('drops a layered version with the version it stands on, unless a batch in flight holds it', () => {
     for (const held of [false, true]) {
       const { first, later } = twoVersions(1 << 30);
