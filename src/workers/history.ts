@@ -1,5 +1,6 @@
 import type { NoHistoryReason } from '../rows/verdict-format.js';
 import { V_ALLOWED_UNAVAILABLE } from '../rows/verdict-format.js';
+import type { CompiledSlot } from './compiled-rules.js';
 import type { OriginEntry, Pick } from './origin-entry.js';
 import { AGE_BUCKET_DAYS, type AsOfConfig, type WireVersion } from './protocol.js';
 
@@ -30,9 +31,18 @@ export function buildHistory(
     versions: [],
     unresolved: unresolved.includes(1) ? unresolved : null,
   };
+  // Versions with one compiled set decide alike: with one tail too (a change reverted, or one no agent's
+  // rules see) they share an entry, else they count rule hits together (one report per rule).
+  const bySlot = new Map<CompiledSlot, OriginEntry>();
   history.versions = list.map((w, v) => {
-    const e = entryOf(w);
-    // An entry serving several versions (a change reverted) keeps the first one's index.
+    let e = entryOf(w);
+    if (e.slot !== null) {
+      const first = bySlot.get(e.slot);
+      if (first === undefined) bySlot.set(e.slot, e);
+      else if (first.tail === e.tail) e = first;
+      else e.ruleHits = first.ruleHits;
+    }
+    // An entry serving several versions keeps the first one's index.
     if (e.history !== history) {
       e.history = history;
       e.version = v;

@@ -1,6 +1,7 @@
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
 import { allowedWithinGrace, buildHistory, versionEntryAt } from './history.js';
+import { inChain, OriginChains } from './origin-chains.js';
 import {
   type EntryParts,
   lostRules,
@@ -25,8 +26,7 @@ export type { OriginEntry, Pick };
  * may be dropped: the list of origins to report keeps it until the next report.
  */
 export class OriginStore {
-  private readonly byHost = new Map<string, OriginEntry>();
-  private origins = 0;
+  private readonly chains = new OriginChains();
   private readonly compiled: CompiledRuleSets;
   /** The texts appended to rows: per origin, and shared between origins. */
   readonly texts: VerdictTexts;
@@ -89,7 +89,7 @@ export class OriginStore {
   }
 
   get originCount(): number {
-    return this.origins;
+    return this.chains.size;
   }
 
   get compiledCount(): number {
@@ -123,8 +123,7 @@ export class OriginStore {
    * policy (never seen, forgotten, or its compiled rules were evicted).
    */
   find(scheme: 'http' | 'https', host: string, port: number, stamp: number): OriginEntry | undefined {
-    let e = this.byHost.get(host);
-    while (e !== undefined && (e.port !== port || e.scheme !== scheme)) e = e.next;
+    const e = inChain(this.chains.head(host), scheme, port);
     if (e === undefined) return this.shared.find(scheme, host, port);
     if (e.used >= stamp) return e;
     const slot = e.slot;
@@ -179,16 +178,7 @@ export class OriginStore {
   }
 
   private remove(e: OriginEntry): void {
-    const head = this.byHost.get(e.host);
-    if (head === e) {
-      if (e.next === undefined) this.byHost.delete(e.host);
-      else this.byHost.set(e.host, e.next);
-    } else {
-      let p = head;
-      while (p !== undefined && p.next !== e) p = p.next;
-      if (p !== undefined) p.next = e.next;
-    }
-    this.origins--;
+    this.chains.remove(e);
     this.removed++;
   }
 
@@ -197,22 +187,20 @@ export class OriginStore {
     this.evictionPasses++;
     const budget = this.config.originBudget;
     const from = this.protectedFrom;
-    const stamps = new Int32Array(this.origins);
+    const chains = this.chains;
+    const stamps = new Int32Array(chains.size);
     let n = 0;
-    // forEach, not for-of: an iterator result per origin was garbage on every pass.
-    this.byHost.forEach((head) => {
-      for (let e: OriginEntry | undefined = head; e; e = e.next) if (e.used < from) stamps[n++] = e.used;
+    chains.forEach((e) => {
+      if (e.used < from) stamps[n++] = e.used;
     });
-    const cut = stampCut(stamps, n, this.origins - Math.floor(budget * 0.75));
+    const cut = stampCut(stamps, n, chains.size - Math.floor(budget * 0.75));
     const victims: OriginEntry[] = [];
     let atCut = cut.atBelow;
-    this.byHost.forEach((head) => {
-      for (let e: OriginEntry | undefined = head; e; e = e.next) {
-        if (e.used < cut.below || (e.used === cut.below && atCut-- > 0)) victims.push(e);
-      }
+    chains.forEach((e) => {
+      if (e.used < cut.below || (e.used === cut.below && atCut-- > 0)) victims.push(e);
     });
     for (const e of victims) this.remove(e);
-    this.originsEvictAt = this.origins <= budget ? budget : this.origins + Math.max(1, budget >> 2);
+    this.originsEvictAt = chains.size <= budget ? budget : chains.size + Math.max(1, budget >> 2);
   }
 
   /**
@@ -226,9 +214,8 @@ export class OriginStore {
     origin: { scheme: 'http' | 'https'; host: string; port: number },
     stamp: number,
   ): OriginEntry {
-    const head = this.byHost.get(origin.host);
-    let e = head;
-    while (e !== undefined && (e.port !== origin.port || e.scheme !== origin.scheme)) e = e.next;
+    const head = this.chains.head(origin.host);
+    const e = inChain(head, origin.scheme, origin.port);
     if (e !== undefined && !lostRules(e)) {
       if (e.used < stamp) e.used = stamp;
       stampRules(e, stamp);
@@ -242,7 +229,7 @@ export class OriginStore {
     p: WirePolicy,
     origin: { scheme: 'http' | 'https'; host: string; port: number },
     stamp: number,
-    head: OriginEntry | undefined = this.byHost.get(origin.host),
+    head: OriginEntry | undefined = this.chains.head(origin.host),
   ): OriginEntry {
     const entry =
       p.history !== undefined
@@ -260,8 +247,8 @@ export class OriginStore {
   private forgetEvicted(): void {
     this.sweptAt = this.compiled.dropped;
     const gone: OriginEntry[] = [];
-    this.byHost.forEach((head) => {
-      for (let e: OriginEntry | undefined = head; e; e = e.next) if (lostRules(e)) gone.push(e);
+    this.chains.forEach((e) => {
+      if (lostRules(e)) gone.push(e);
     });
     for (const e of gone) this.remove(e);
   }
@@ -287,11 +274,7 @@ export class OriginStore {
       const e = this.shared.remember(origin, fixedVerdict, fixed);
       if (e !== undefined) {
         // Held by the compact table instead: an entry of its own would shadow it.
-        const rest = this.unlinked(head, origin);
-        if (rest !== head) {
-          if (rest === undefined) this.byHost.delete(origin.host);
-          else this.byHost.set(origin.host, rest);
-        }
+        this.chains.drop(origin.host, head, origin);
         return e;
       }
     }
@@ -308,10 +291,8 @@ export class OriginStore {
     origin: { scheme: string; port: number },
     head: OriginEntry | undefined,
   ): OriginEntry {
-    entry.next = this.unlinked(head, origin);
-    this.byHost.set(entry.host, entry);
-    this.origins++;
-    if (this.origins > this.originsEvictAt) this.evictOrigins();
+    this.chains.link(entry, head, origin);
+    if (this.chains.size > this.originsEvictAt) this.evictOrigins();
     return entry;
   }
 
@@ -331,24 +312,9 @@ export class OriginStore {
     };
     // Versions that only appended groups to an earlier one share its compiled tables.
     this.compiled.versions(p.history as WireVersion[], stamp);
-    // Versions serving one body with one tail (a change reverted) share an entry: it judges alike.
-    const bySlot = new Map<CompiledSlot, OriginEntry>();
-    const history = buildHistory(p.history as WireVersion[], (w) => {
-      const e = this.entryOf(w, origin, stamp, null, own);
-      if (e.slot === null) return e;
-      const same = bySlot.get(e.slot);
-      if (same !== undefined && same.tail === e.tail) return same;
-      bySlot.set(e.slot, e);
-      return e;
-    });
-    // Versions with one body (a change reverted) count rule hits together: one report per rule.
-    const hitsOf = new Map<CompiledSlot, OriginEntry['ruleHits']>();
-    for (const v of history.versions) {
-      if (v.slot === null) continue;
-      const first = hitsOf.get(v.slot);
-      if (first === undefined) hitsOf.set(v.slot, v.ruleHits);
-      else v.ruleHits = first;
-    }
+    const history = buildHistory(p.history as WireVersion[], (w) =>
+      this.entryOf(w, origin, stamp, null, own),
+    );
     entry.history = history;
     return entry;
   }
@@ -370,26 +336,6 @@ export class OriginStore {
   /** True when a version in force within the grace before `t` allowed the path for agent `a`. */
   inGrace(e: OriginEntry, a: number, path: string, t: number): boolean {
     return allowedWithinGrace(e.history!, t, this.config.asOf!.graceMs, a, path);
-  }
-
-  /** The chain of a host without the entry of this origin, if it has one (one lookup per install). */
-  private unlinked(
-    head: OriginEntry | undefined,
-    o: { scheme: string; port: number },
-  ): OriginEntry | undefined {
-    if (head === undefined) return undefined;
-    if (head.port === o.port && head.scheme === o.scheme) {
-      this.origins--;
-      return head.next;
-    }
-    for (let q = head; q.next !== undefined; q = q.next) {
-      if (q.next.port === o.port && q.next.scheme === o.scheme) {
-        q.next = q.next.next;
-        this.origins--;
-        break;
-      }
-    }
-    return head;
   }
 
   /** One agent's verdict columns for decision `idx` (-1: no rule decided), with several agents. */

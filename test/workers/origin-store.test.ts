@@ -116,6 +116,23 @@ describe('OriginStore', () => {
     expect([...versions[0]!.ruleHits[0]!.drain()]).toEqual([[0, 2]]);
   });
 
+  it('with evidence columns, gives each version its own entry, and versions with one body one rule counter', () => {
+    const store = new OriginStore(config({ asOf: AS_OF, evidence: true }));
+    const p = historyOf([
+      'User-agent: *\nDisallow: /a\n',
+      'User-agent: *\nDisallow: /b\n',
+      'User-agent: *\nDisallow: /a\n',
+    ]);
+    const e = store.install(p, { scheme: 'https', host: 'x.example', port: 443 }, 1);
+    const [v0, v1, v2] = e.history!.versions;
+    // Each version's evidence names its own capture time: three entries, three tails.
+    expect(new Set([v0, v1, v2]).size).toBe(3);
+    expect(v2!.tail).not.toBe(v0!.tail);
+    expect(v2!.slot).toBe(v0!.slot);
+    expect(v2!.ruleHits).toBe(v0!.ruleHits);
+    expect(v1!.ruleHits).not.toBe(v0!.ruleHits);
+  });
+
   it('gives versions that serve one body one entry, which still looks back from the version in force for the grace', () => {
     const store = new OriginStore(config({ asOf: { ...AS_OF, graceMs: 50 } }));
     const p = historyOf([
