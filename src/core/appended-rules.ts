@@ -3,46 +3,19 @@
 // followed by appended groups (AppendedRules): the later file decides like a compile of its own (the
 // reference merges every group selected for an agent), while the earlier tables are shared, not rebuilt.
 
+import { BaseRanks } from './base-ranks.js';
 import {
-  type CompiledBase,
+  CompiledBase,
   CompiledRuleSet,
   compiledRules,
   decideBy,
   decideUrlBy,
-  explicitDecision,
-  IMPLICIT,
   type RankedRules,
 } from './compile.js';
 import type { Group } from './group.js';
+import { Decisions, OWN_BYTES, ruleInfos } from './rank-decisions.js';
 import { type OrderedRules, orderRules } from './rule-order.js';
 import type { CompiledRules, Decision, RuleInfo } from './types.js';
-
-/** Estimated bytes of the object's own fields and headers. */
-const OWN_BYTES = 96;
-
-/** Decisions of `rules` by rank, made on first use (with the rank's allowed, line and rule text). */
-class Decisions {
-  private made: (Decision | undefined)[] | undefined;
-
-  of(rules: CompiledRules, rank: number): Decision {
-    if (rank < 0) return IMPLICIT;
-    this.made ??= new Array(rules.count);
-    let d = this.made[rank];
-    if (d === undefined) {
-      d = explicitDecision(rules.allowedAt(rank), rules.lineAt(rank), rules.ruleAt(rank));
-      this.made[rank] = d;
-    }
-    return d;
-  }
-}
-
-/** Every rule of `rules` by rank, frozen. */
-function ruleInfos(rules: CompiledRules): RuleInfo[] {
-  const infos: RuleInfo[] = [];
-  for (let r = 0; r < rules.count; r++)
-    infos.push(Object.freeze({ allowed: rules.allowedAt(r), line: rules.lineAt(r), rule: rules.ruleAt(r) }));
-  return infos;
-}
 
 /**
  * A compiled base whose rules are the same in a later version, each on a line `shift` further (lines
@@ -208,6 +181,18 @@ export class AppendedRules implements RankedRules {
   /** Without the base's: it is counted where it was compiled (see layeredOn). */
   get byteSize(): number {
     return OWN_BYTES + 8 * this.order.length + this.extra.byteSize;
+  }
+
+  /**
+   * The earlier version's rules in this set's ranks (see BaseRanks), so that both versions share one
+   * rank space (verdict texts and rule counters by rank); undefined when the earlier rules sit on other
+   * lines here, or their empty-pattern rule is not this set's.
+   */
+  baseRanks(): CompiledRules | undefined {
+    if (!(this.base instanceof CompiledBase)) return undefined;
+    const baseFallback = this.base.count > this.nb;
+    if (baseFallback && this.fallbackSide !== this.base) return undefined;
+    return new BaseRanks(this.base, this.nb, this.fallback, this);
   }
 
   /** The compiled rules these stand on. */

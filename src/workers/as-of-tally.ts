@@ -26,7 +26,7 @@ export class AsOfTally {
   private readonly noHistory: Record<string, number> = {};
   private readonly ages = new Array<number>(AGE_BUCKET_DAYS.length + 1).fill(0);
   /** Filled by OriginStore.pick for each row. */
-  readonly pick: Pick = { reason: null, ageMs: 0 };
+  readonly pick: Pick = { reason: null, ageMs: 0, rules: null };
 
   /**
    * The entry that judges a row of as-of origin `e` at time `t` (see OriginStore.pick), the row counted

@@ -121,6 +121,7 @@ export class BatchClassifier {
       keys: rows.pendingKeys,
       entries: rows.entries,
       times: rows.times,
+      views: rows.views,
       asOf: scan.asOf,
     };
     const own =

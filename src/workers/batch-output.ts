@@ -87,7 +87,8 @@ export function writeRows(
     if (rowAgents !== null) {
       pieces.push(rowAgents.judgedText(rows.entries[i]!, rows.paths[i]!, rows.agents[i], time));
     }
-    pieces.push(matchRow(store, rows.entries[i]!, rows.paths[i]!, nAgents, classes, 0, time));
+    const view = asOf ? rows.views[i]! : null;
+    pieces.push(matchRow(store, rows.entries[i]!, rows.paths[i]!, nAgents, classes, 0, time, view));
     stats.addClasses(classes, 0);
   }
   return stats;

@@ -1,5 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { RobotsAuditError } from '../core/errors.js';
+import type { CompiledRules } from '../core/index.js';
 import { formatRecord, quoteField } from '../rows/csv-quote.js';
 import type { FieldSplitter } from '../rows/field-split.js';
 import type { RowCode } from '../rows/row-error-codes.js';
@@ -48,6 +49,8 @@ export class BatchRows {
   readonly paths: string[] = [];
   /** As of a time: the row's time (epoch ms). */
   readonly times: number[] = [];
+  /** As of a time: the rules the row decides by in its entry when not the entry's own (Pick's `rules`). */
+  readonly views: (CompiledRules | null)[] = [];
   /** Why the row is invalid_input, or null. */
   readonly codes: (RowCode | null)[] = [];
   /** `--agent-column`: the row's crawler, null when the cell names none, undefined when it was not read. */
@@ -91,6 +94,7 @@ export class BatchRows {
       this.pendingKeys[i] = null;
       this.agents[i] = undefined;
     }
+    for (let i = Math.min(this.count, this.views.length) - 1; i >= 0; i--) this.views[i] = null;
     this.rewrites.clear();
   }
 

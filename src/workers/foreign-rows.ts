@@ -1,3 +1,4 @@
+import type { CompiledRules } from '../core/index.js';
 import { keyOf, type Origin, type RowSlot } from '../rows/row-url.js';
 import { type AsOfCounts, AsOfTally } from './as-of-tally.js';
 import { installPending } from './install-pending.js';
@@ -127,6 +128,8 @@ interface ForeignLookup {
   need: Map<string, NeededOrigin>;
   /** As of a time: the rows' times and what they picked. */
   times: Float64Array | null;
+  /** As of a time: each row's rules in its entry when not the entry's own (Pick's `rules`). */
+  views: (CompiledRules | null)[] | null;
   asOf: AsOfTally | null;
 }
 
@@ -157,14 +160,18 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
     keys: new Array(n).fill(null),
     need: new Map(),
     times: req.times,
+    views: req.times === null ? null : new Array<CompiledRules | null>(n).fill(null),
     asOf: req.times === null ? null : new AsOfTally(),
   };
-  const { times, asOf } = look;
+  const { times, views, asOf } = look;
   for (let r = 0; r < n; r++) {
     const scheme = req.schemes[r] === 1 ? 'https' : 'http';
     let e = store.find(scheme, hosts[r]!, req.ports[r]!, stamp);
     // As of a time: the version in force at the row's time (undefined: ask for the origin again).
-    if (e !== undefined && asOf !== null) e = asOf.entryAt(store, e, times![r]!, stamp);
+    if (e !== undefined && asOf !== null) {
+      e = asOf.entryAt(store, e, times![r]!, stamp);
+      views![r] = asOf.pick.rules;
+    }
     if (e === undefined) e = store.probeMissing(scheme, hosts[r]!, req.ports[r]!);
     if (e !== undefined) look.entries[r] = e;
     else {
@@ -178,7 +185,7 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
 }
 
 function judgeAll(look: ForeignLookup, store: OriginStore, agents: number): ForeignResponse {
-  const { entries, paths, times } = look;
+  const { entries, paths, times, views } = look;
   const n = entries.length;
   const lens = new Int32Array(n);
   const classes = new Uint8Array(n * agents);
@@ -194,6 +201,7 @@ function judgeAll(look: ForeignLookup, store: OriginStore, agents: number): Fore
       classes,
       r * agents,
       times === null ? Number.NaN : times[r]!,
+      views === null ? null : views[r]!,
     );
     pieces.push(s);
     lens[r] = s.length;

@@ -1,3 +1,5 @@
+import { AppendedRules } from '../core/appended-rules.js';
+import type { CompiledRules } from '../core/index.js';
 import type { NoHistoryReason } from '../rows/verdict-format.js';
 import { V_ALLOWED_UNAVAILABLE } from '../rows/verdict-format.js';
 import type { CompiledSlot } from './compiled-rules.js';
@@ -17,12 +19,51 @@ export interface History {
    * when no version is.
    */
   unresolved: number[] | null;
+  /**
+   * Per version: the rules its rows decide by when its entry is a later version's, whose rules only
+   * appended groups to its own (see RankViews), else null; null when no version has such rules.
+   */
+  views: (CompiledRules | null)[] | null;
+}
+
+/**
+ * With one agent: versions whose rules a later version's layered set stands on (shift 0, fallback shared)
+ * are judged through that version's entry, by the layered set's BaseRanks: one entry, one set of verdict
+ * texts and rule counters for both, in one rank space. Per version: the version whose entry serves it
+ * and its rules there, or null.
+ */
+export type RankViews = ({ into: number; rules: CompiledRules } | null)[];
+
+/**
+ * The RankViews of an origin's versions: each earlier version a later one only appended groups to (its
+ * one agent's rules, `rulesOf`, null when not parsed), with one status (so one tail); null when none is.
+ */
+export function rankViews(
+  list: readonly WireVersion[],
+  rulesOf: (w: WireVersion) => CompiledRules | null,
+): RankViews | null {
+  let views: RankViews | null = null;
+  const rules = list.map(rulesOf);
+  for (let v = 0; v < list.length; v++) {
+    const r = rules[v];
+    if (!(r instanceof AppendedRules)) continue;
+    let view: CompiledRules | undefined;
+    for (let u = 0; u < list.length; u++) {
+      if (rules[u] !== r.shared || views?.[u] != null || list[u]!.status !== list[v]!.status) continue;
+      view ??= r.baseRanks();
+      if (view === undefined) break;
+      views ??= new Array<RankViews[number]>(list.length).fill(null);
+      views[u] = { into: v, rules: view };
+    }
+  }
+  return views;
 }
 
 /** An origin's history from its stored versions (oldest first), each version's entry made by `entryOf`. */
 export function buildHistory(
   list: readonly WireVersion[],
   entryOf: (w: WireVersion) => OriginEntry,
+  views: RankViews | null = null,
 ): History {
   const unresolved = list.map((w) => (w.errorCode === 'ERR_REDIRECT_UNRESOLVED' ? 1 : 0));
   const history: History = {
@@ -30,11 +71,14 @@ export function buildHistory(
     lastSeen: list.map((w) => w.lastSeen),
     versions: [],
     unresolved: unresolved.includes(1) ? unresolved : null,
+    views: views === null ? null : views.map((x) => x?.rules ?? null),
   };
   // Versions with one compiled set decide alike: with one tail too (a change reverted, or one no agent's
   // rules see) they share an entry, else they count rule hits together (one report per rule).
   const bySlot = new Map<CompiledSlot, OriginEntry>();
-  history.versions = list.map((w, v) => {
+  // Versions served by a later one's entry are filled in once that entry is made.
+  const versions = list.map((w, v) => {
+    if (views?.[v] != null) return null;
     let e = entryOf(w);
     if (e.slot !== null) {
       const first = bySlot.get(e.slot);
@@ -49,6 +93,7 @@ export function buildHistory(
     }
     return e;
   });
+  history.versions = versions.map((e, v) => e ?? versions[views![v]!.into]!);
   return history;
 }
 
@@ -69,10 +114,12 @@ export function versionEntryAt(
   if (typeof v === 'string') {
     out.reason = v;
     out.ageMs = v === 'too_old' ? t - h.lastSeen[versionAt(h, t)]! : -1;
+    out.rules = null;
     return v;
   }
   out.reason = null;
   out.ageMs = Math.max(0, t - h.lastSeen[v]!);
+  out.rules = h.views === null ? null : h.views[v]!;
   for (let u = v; u >= 0 && (u === v || h.from[u + 1]! > t - cfg.graceMs); u--) {
     const slot = h.versions[u]!.slot;
     if (slot === null) continue;
@@ -126,9 +173,10 @@ function isUnresolved(h: History, v: number): boolean {
   return h.unresolved !== null && h.unresolved[v] === 1;
 }
 
-function allows(e: OriginEntry, a: number, path: string): boolean {
+/** `view`: the version's rules in its entry (History.views), or null for the entry's own. */
+function allows(e: OriginEntry, a: number, path: string, view: CompiledRules | null): boolean {
   if (e.fixedVerdict >= 0) return e.fixedVerdict === V_ALLOWED_UNAVAILABLE;
-  const r = e.slot!.rules![a]!;
+  const r = view ?? e.slot!.rules![a]!;
   const idx = r.decide(path);
   return idx < 0 || r.allowedAt(idx);
 }
@@ -141,7 +189,7 @@ function allows(e: OriginEntry, a: number, path: string): boolean {
 export function allowedWithinGrace(h: History, t: number, graceMs: number, a: number, path: string): boolean {
   const v = versionAt(h, t);
   for (let u = earlierWithinGrace(h, v, t, graceMs); u >= 0; u = earlierWithinGrace(h, u, t, graceMs))
-    if (allows(h.versions[u]!, a, path)) return true;
+    if (allows(h.versions[u]!, a, path, h.views === null ? null : h.views[u]!)) return true;
   return false;
 }
 

@@ -1,3 +1,4 @@
+import type { CompiledRules } from '../core/index.js';
 import type { AsOfTally } from './as-of-tally.js';
 import type { OriginEntry, OriginStore } from './origin-store.js';
 import type { NeededOrigin, PolicyInstaller } from './policy-installer.js';
@@ -13,6 +14,8 @@ export interface PendingRows {
   entries: (OriginEntry | null | undefined)[];
   /** As of a time: each row's time, and what the times picked; else null. */
   times: ArrayLike<number> | null;
+  /** As of a time: where each row's rules in its entry go (Pick's `rules`); else null. */
+  views: (CompiledRules | null)[] | null;
   asOf: AsOfTally | null;
 }
 
@@ -29,12 +32,16 @@ export async function installPending(
   stamp: number,
   fetchPolicies: (req: PolicyRequest) => Promise<WirePolicy[]>,
 ): Promise<void> {
-  const { need, keys, entries, times, asOf } = pending;
+  const { need, keys, entries, times, views, asOf } = pending;
   await installer.ensureAll(need, stamp, fetchPolicies);
   for (let i = 0; i < count; i++) {
     const key = keys[i];
     if (key === null || key === undefined) continue;
     const e = need.get(key)!.entry!;
-    entries[i] = asOf === null ? e : asOf.entryAt(store, e, times![i]!, stamp)!;
+    if (asOf === null) entries[i] = e;
+    else {
+      entries[i] = asOf.entryAt(store, e, times![i]!, stamp)!;
+      views![i] = asOf.pick.rules;
+    }
   }
 }

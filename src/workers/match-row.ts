@@ -13,7 +13,8 @@ import type { OriginEntry, OriginStore } from './origin-store.js';
  * Judges one row of a known origin for every agent: returns the text appended to the row and writes
  * each agent's verdict class to `classes[at + a]`. Per-origin counters (disallowed rows, rule hits)
  * are kept on the entry, which is marked for the next report only when one of them counted. `time`:
- * the row's time, for an as-of version entry (a disallow may then be within the grace).
+ * the row's time, for an as-of version entry (a disallow may then be within the grace); `view`: the
+ * rules the row's version decides by in that entry when they are not its own (Pick's `rules`).
  */
 export function matchRow(
   store: OriginStore,
@@ -23,6 +24,7 @@ export function matchRow(
   classes: Uint8Array,
   at: number,
   time = Number.NaN,
+  view: CompiledRules | null = null,
 ): string {
   if (e.fixedVerdict >= 0) {
     const unreachable = e.fixedVerdict === V_DISALLOWED_UNREACHABLE;
@@ -41,12 +43,12 @@ export function matchRow(
     return graced ? store.texts.graced(e, classes, at, path) : e.full[0]!;
   }
   if (agents === 1) {
-    const r = e.first!;
+    const r = view ?? e.first!;
     const idx = r.decide(path);
     const c = count(store, e, r, idx);
     if (c === V_DISALLOWED_EXPLICIT && e.version >= 0 && store.inGrace(e, 0, path, time)) {
       classes[at] = c | GRACE_CLASS;
-      return store.texts.graced(e, classes, at, path);
+      return store.texts.graced(e, classes, at, path, view);
     }
     classes[at] = c;
     return store.full(e, idx);

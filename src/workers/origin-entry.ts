@@ -62,10 +62,14 @@ export function newRuleHits(slot: CompiledSlot): RuleHits[] {
   return byLead(slot, (a) => new RuleHits(slot.rules?.[a]?.count ?? 0));
 }
 
-/** What `pick` found for a row's time: the reason when there is no version to judge by, and the age. */
+/**
+ * What `pick` found for a row's time: the reason when there is no version to judge by, the age, and the
+ * rules the row decides by in the version's entry when they are not its own (History.views), else null.
+ */
 export interface Pick {
   reason: NoHistoryReason | null;
   ageMs: number;
+  rules: CompiledRules | null;
 }
 
 /** What an entry's texts and shared stand-ins come from. */

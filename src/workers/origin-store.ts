@@ -1,6 +1,6 @@
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
-import { allowedWithinGrace, buildHistory, versionEntryAt } from './history.js';
+import { allowedWithinGrace, buildHistory, rankViews, versionEntryAt } from './history.js';
 import { inChain, OriginChains } from './origin-chains.js';
 import {
   type EntryParts,
@@ -49,7 +49,11 @@ export class OriginStore {
    */
   private originsEvictAt: number;
 
+  /** One agent judged by fixed rules and no evidence: versions may share an entry (see RankViews). */
+  private readonly sharesRanks: boolean;
+
   constructor(private readonly config: WorkerConfig) {
+    this.sharesRanks = config.agents.length === 1 && (config.agentIndex ?? -1) < 0 && !config.evidence;
     this.texts = new VerdictTexts(config);
     this.originsEvictAt = config.originBudget;
     this.compiled = new CompiledRuleSets(
@@ -311,9 +315,14 @@ export class OriginStore {
       disallowed: new Array<number>(this.config.agents.length).fill(0),
     };
     // Versions that only appended groups to an earlier one share its compiled tables.
-    this.compiled.versions(p.history as WireVersion[], stamp);
-    const history = buildHistory(p.history as WireVersion[], (w) =>
-      this.entryOf(w, origin, stamp, null, own),
+    const list = p.history as WireVersion[];
+    this.compiled.versions(list, stamp);
+    const history = buildHistory(
+      list,
+      (w) => this.entryOf(w, origin, stamp, null, own),
+      this.sharesRanks
+        ? rankViews(list, (w) => (w.outcome === 'parsed' ? this.compiled.get(w, stamp).rules![0]! : null))
+        : null,
     );
     entry.history = history;
     return entry;

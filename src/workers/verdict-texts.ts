@@ -1,3 +1,4 @@
+import type { CompiledRules } from '../core/index.js';
 import {
   agentPart,
   type EvidenceText,
@@ -167,14 +168,20 @@ export class VerdictTexts {
    * The suffix of a row of which some agent's disallow is within the grace (classes[at + a] carries
    * GRACE_CLASS): formatted per row, its `grace` cell `true`. Rare: only rows a recent change disallowed.
    */
-  graced(e: OriginEntry, classes: Uint8Array, at: number, path: string): string {
+  graced(
+    e: OriginEntry,
+    classes: Uint8Array,
+    at: number,
+    path: string,
+    view: CompiledRules | null = null,
+  ): string {
     let s = '';
     for (let a = 0; a < this.config.agents.length; a++) {
       const c = classes[at + a]!;
       const verdict = c & ~GRACE_CLASS;
       let part: string;
       if (e.fixedVerdict >= 0) part = this.plainPart(verdict);
-      else part = this.partText(e, a, e.slot!.rules![a]!.decide(path));
+      else part = this.partText(e, a, ((a === 0 ? view : null) ?? e.slot!.rules![a]!).decide(path));
       // A disallowed agent's part ends with its `grace` cell, `false`.
       s += c & GRACE_CLASS ? `${part.slice(0, part.length - 5)}true` : part;
     }

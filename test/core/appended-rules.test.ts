@@ -21,13 +21,32 @@ function answers(rules: CompiledRules, path: string) {
 
 function expectSameAsAlone(versions: string[], paths: string[]): CompiledRules[][] {
   const layered = compileVersions(versions, AGENTS);
-  versions.forEach((body, v) => {
-    const alone = compileRobotsTxt(body, AGENTS);
+  const alone = versions.map((body) => compileRobotsTxt(body, AGENTS));
+  versions.forEach((_, v) => {
     for (let a = 0; a < AGENTS.length; a++) {
-      for (const p of paths) expect(answers(layered[v]![a]!, p)).toEqual(answers(alone[a]!, p));
+      for (const p of paths) expect(answers(layered[v]![a]!, p)).toEqual(answers(alone[v]![a]!, p));
+      expectBaseRanksAsBase(layered, alone, v, a, paths);
     }
   });
   return layered;
+}
+
+/** Version v's layered rules, read as the version they stand on (baseRanks), decide as that one alone. */
+function expectBaseRanksAsBase(
+  layered: CompiledRules[][],
+  alone: CompiledRules[][],
+  v: number,
+  a: number,
+  paths: string[],
+): void {
+  const r = layered[v]![a]!;
+  const view = r instanceof AppendedRules ? r.baseRanks() : undefined;
+  if (view === undefined) return;
+  // Agents selecting the same groups share one layered object, on the first such agent's base.
+  const j = layered.findIndex((rules) => rules.includes((r as AppendedRules).shared));
+  expect(j).toBeGreaterThanOrEqual(0);
+  expect(view.count).toBe(r.count);
+  for (const p of paths) expect(answers(view, p)).toEqual(answers(alone[j]![a]!, p));
 }
 
 /** Groups appended to a file: a user-agent line and rules drawn from the file's pool or anywhere. */

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { AppendedRules } from '../../src/core/appended-rules.js';
 import { compileRobotsTxt, compileVersions, parseRobotsTxt, pathFromUrl } from '../../src/core/index.js';
 import type { Decision } from '../../src/core/types.js';
 import { referenceMatcher } from '../helpers/reference-matcher.js';
@@ -183,6 +184,7 @@ describe.skipIf(!hasCorpus)('robots.txt corpus sweep (../shared/corpus)', () => 
     const mismatches: unknown[] = [];
     let checks = 0;
     let layered = 0;
+    let viewed = 0;
     for (const { host, bytes, urls } of pairs()) {
       const paths = [...urls.slice(0, 40).map(pathFromUrl), ...pathsFor(bytes.toString('latin1')), ...extra];
       for (const [head, tail] of changes) {
@@ -191,18 +193,28 @@ describe.skipIf(!hasCorpus)('robots.txt corpus sweep (../shared/corpus)', () => 
         const alone = compileRobotsTxt(later, agents);
         for (let a = 0; a < agents.length; a++) {
           if (next![a] !== first![a] && next![a]!.constructor !== alone[a]!.constructor) layered++;
+          // The earlier version read in the later one's ranks (one entry serves both as of a time).
+          const r = next![a]!;
+          const view = r instanceof AppendedRules && first!.includes(r.shared) ? r.baseRanks() : undefined;
+          if (view !== undefined) viewed++;
           for (const path of paths) {
             checks++;
-            const x = next![a]!.checkPath(path);
+            const x = r.checkPath(path);
             const y = alone[a]!.checkPath(path);
             if (x.line !== y.line || x.verdict !== y.verdict || x.rule !== y.rule)
               mismatches.push({ host, head, tail, agent: agents[a], path, layered: x, alone: y });
+            if (view === undefined) continue;
+            const v = view.checkPath(path);
+            const w = first![a]!.checkPath(path);
+            if (v.line !== w.line || v.verdict !== w.verdict || v.rule !== w.rule)
+              mismatches.push({ host, head, tail, agent: agents[a], path, view: v, earlier: w });
           }
         }
       }
     }
     expect(checks).toBeGreaterThan(2_000_000);
     expect(layered).toBeGreaterThan(20_000);
+    expect(viewed).toBeGreaterThan(10_000);
     expect(mismatches.slice(0, 5)).toEqual([]);
   });
 });

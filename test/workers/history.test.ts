@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compileVersions } from '../../src/core/index.js';
 import {
   ageBucket,
   buildHistory,
   earlierWithinGrace,
   type History,
   pickVersion,
+  rankViews,
   versionAt,
   versionEntryAt,
 } from '../../src/workers/history.js';
@@ -19,6 +21,7 @@ function history(from: number[], seenAfter: number[], unresolved: boolean[]): Hi
     lastSeen: from.map((f, i) => f + seenAfter[i]!),
     versions: [] as OriginEntry[],
     unresolved: unresolved.includes(true) ? unresolved.map((u) => (u ? 1 : 0)) : null,
+    views: null,
   };
 }
 
@@ -72,10 +75,10 @@ describe('history', () => {
       graceMs: 30,
       maxAgeMs: 1000,
     };
-    const out: Pick = { reason: null, ageMs: 0 };
+    const out: Pick = { reason: null, ageMs: 0, rules: null };
     // Well after the change at 100: version 1 alone is stamped.
     expect(versionEntryAt(h, 180, 7, cfg, out)).toBe(h.versions[1]);
-    expect(out).toEqual({ reason: null, ageMs: 30 });
+    expect(out).toEqual({ reason: null, ageMs: 30, rules: null });
     expect(slots.map((x) => x.used)).toEqual([0, 7, 0]);
     // Within the grace after the change at 200: version 1 is stamped too (a grace check reads it).
     expect(versionEntryAt(h, 210, 8, cfg, out)).toBe(h.versions[2]);
@@ -110,5 +113,24 @@ describe('history', () => {
     slots[2]!.rules = null;
     expect(walk(3, 320, 1000)).toEqual([0]);
     expect(walk(0, 320, 1000)).toEqual([]);
+  });
+
+  it('serves each version a later one appended groups to through that one, with one status only', () => {
+    const base = 'User-agent: *\nDisallow: /a\n';
+    const bodies = [base, `${base}User-agent: *\nDisallow: /b\n`, base, 'User-agent: *\nDisallow: /c\n'];
+    const compiled = compileVersions(bodies, ['Googlebot']).map((r) => r[0]!);
+    const versions = (statuses: string[]) =>
+      bodies.map((_, i) => ({ outcome: 'parsed', status: statuses[i] }) as WireVersion);
+    const rulesOf = (list: WireVersion[]) => (w: WireVersion) => compiled[list.indexOf(w)]!;
+    const same = versions(['200', '200', '200', '200']);
+    const views = rankViews(same, rulesOf(same))!;
+    expect(views.map((x) => x?.into ?? null)).toEqual([1, null, 1, null]);
+    expect(views[0]!.rules).toBe(views[2]!.rules);
+    expect(views[0]!.rules.checkPath('/b').verdict).toBe('allowed_implicit');
+    // A version with another status has another tail: it keeps its own entry.
+    const other = versions(['200', '200', '203', '200']);
+    expect(rankViews(other, rulesOf(other))!.map((x) => x?.into ?? null)).toEqual([1, null, null, null]);
+    const none = versions(['200', '404', '200', '200']);
+    expect(rankViews(none, rulesOf(none))).toBeNull();
   });
 });

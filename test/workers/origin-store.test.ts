@@ -144,7 +144,7 @@ describe('OriginStore', () => {
     const [v0, v1, v2] = e.history!.versions;
     expect(v2).toBe(v0);
     expect(v1).not.toBe(v0);
-    const pick = { reason: null, ageMs: 0 };
+    const pick = { reason: null, ageMs: 0, rules: null };
     const classes = new Uint8Array(1);
     // At 210 the third version is in force; the second, which allowed /a, was replaced 10 ms before.
     expect(store.pick(e, 210, 2, pick)).toBe(v2);
@@ -160,33 +160,77 @@ describe('OriginStore', () => {
     );
   });
 
-  it('compiles only what a version appended to an earlier one, and judges it as that version alone', () => {
-    const store = new OriginStore(config({ asOf: AS_OF }));
-    const base = `User-agent: *\n${Array.from({ length: 30 }, (_, i) => `Disallow: /p${i}/`).join('\n')}\n`;
+  it('compiles only what a version appended to an earlier one, and judges both through one entry', () => {
+    const store = new OriginStore(config({ asOf: { ...AS_OF, graceMs: 50 } }));
+    const base = `User-agent: *\n${Array.from({ length: 60 }, (_, i) => `Disallow: /p${i}/`).join('\n')}\n`;
     const p = historyOf([
       base,
-      `${base}User-agent: *\nDisallow: /search\n`,
+      `${base}User-agent: *\nDisallow: /search\nAllow: /p7/ok\n`,
       `${base}User-agent: GPTBot\nDisallow: /\n`,
     ]);
     const e = store.install(p, { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 }, 1);
     const [v0, v1, v2] = e.history!.versions;
     expect(v1!.slot!.rules![0]).toBeInstanceOf(AppendedRules);
-    // A group for another crawler leaves this agent's rules as they were: one compiled object.
-    expect(v2!.slot!.rules![0]).toBe(v0!.slot!.rules![0]);
-    // The same object in two slots is counted in each (either may be evicted first); layered rules
-    // count what they add, and go when the rules they stand on go.
-    expect(v2!.slot!.cost).toBe(v0!.slot!.cost);
-    expect(v1!.slot!.cost).toBeLessThan(v0!.slot!.cost / 2);
-    expect(v1!.slot!.bases).toHaveLength(1);
-    expect(v1!.slot!.bases![0]).toBe(v0!.slot);
+    // The layered rules count what they add, and go when the rules they stand on go.
+    const layered = v1!.slot!;
+    const own = layered.bases![0]!;
+    expect(layered.cost).toBeLessThan(own.cost / 2);
+    expect(layered.bases).toHaveLength(1);
+    // The versions the layered one stands on (the first, and the third: another crawler's group only)
+    // are judged through its entry, by its ranks: one entry, one set of texts and counters.
+    expect(v0).toBe(v1);
+    expect(v2).toBe(v1);
+    expect(e.history!.views!.map((r) => r === null)).toEqual([false, true, false]);
     const classes = new Uint8Array(1);
-    expect(matchRow(store, v1!, '/searching', 1, classes, 0, 110)).toBe(
-      ',false,disallowed_explicit,33,Disallow: /search,false,200,\n',
+    const judge = (path: string, t: number) => {
+      const pick = { reason: null, ageMs: 0, rules: null };
+      const v = store.pick(e, t, 2, pick)!;
+      return matchRow(store, v, path, 1, classes, 0, t, pick.rules);
+    };
+    expect(judge('/searching', 160)).toBe(',false,disallowed_explicit,63,Disallow: /search,false,200,\n');
+    expect(judge('/p7/x', 160)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n');
+    expect(judge('/searching', 10)).toBe(',true,allowed_implicit,,,,200,\n');
+    expect(judge('/p7/x', 10)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n');
+    // Within the grace after the change at 100, the first version allowed it.
+    expect(judge('/searching', 120)).toBe(',false,disallowed_explicit,63,Disallow: /search,true,200,\n');
+    expect(judge('/searching', 210)).toBe(',true,allowed_implicit,,,,200,\n');
+    // Back to the first rules at 200: the second version, within the grace, allowed it.
+    expect(judge('/p7/ok', 160)).toBe(',true,allowed_explicit,64,Allow: /p7/ok,,200,\n');
+    expect(judge('/p7/ok', 210)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,true,200,\n');
+    expect(judge('/p7/ok', 260)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n');
+    // Rule counters are the entry's: a rule counted under either version is one counter.
+    expect(v1!.ruleHits).toHaveLength(1);
+  });
+
+  it('judges the rule for paths no pattern matches through the shared entry, or keeps entries apart when it differs', () => {
+    const store = new OriginStore(config({ asOf: AS_OF }));
+    const host = { scheme: 'https' as const, host: 'x.example', port: 443 };
+    const base = 'User-agent: *\nDisallow:\nDisallow: /p\n';
+    const shared = store.install(
+      historyOf([base, `${base}User-agent: *\nAllow: /q\nDisallow: /q/r\n`]),
+      host,
+      1,
     );
-    expect(matchRow(store, v1!, '/p7/x', 1, classes, 0, 110)).toBe(
-      ',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n',
-    );
-    expect(matchRow(store, v0!, '/searching', 1, classes, 0, 10)).toBe(',true,allowed_implicit,,,,200,\n');
+    const [a0, a1] = shared.history!.versions;
+    expect(a0).toBe(a1);
+    const classes = new Uint8Array(1);
+    const judge = (e: typeof shared, path: string, t: number) => {
+      const pick = { reason: null, ageMs: 0, rules: null };
+      const v = store.pick(e, t, 2, pick)!;
+      return matchRow(store, v, path, 1, classes, 0, t, pick.rules);
+    };
+    expect(judge(shared, '/x', 10)).toBe(',true,allowed_explicit,2,Disallow: ,,200,\n');
+    expect(judge(shared, '/q/r', 10)).toBe(',true,allowed_explicit,2,Disallow: ,,200,\n');
+    expect(judge(shared, '/q/r', 110)).toBe(',false,disallowed_explicit,6,Disallow: /q/r,false,200,\n');
+    expect(judge(shared, '/x', 110)).toBe(',true,allowed_explicit,2,Disallow: ,,200,\n');
+    // An empty Allow appended is the later version's rule for such paths, not the earlier's empty Disallow.
+    const other = { ...host, host: 'y.example' };
+    const apart = store.install(historyOf([base, `${base}User-agent: *\nAllow:\n`]), other, 1);
+    const [b0, b1] = apart.history!.versions;
+    expect(b0).not.toBe(b1);
+    expect(apart.history!.views).toBeNull();
+    expect(judge(apart, '/x', 10)).toBe(',true,allowed_explicit,2,Disallow: ,,200,\n');
+    expect(judge(apart, '/x', 110)).toBe(',true,allowed_explicit,5,Allow: ,,200,\n');
   });
 
   it('holds one rule set and one entry for versions that differ only where no agent’s rules see it', () => {
@@ -238,7 +282,7 @@ describe('OriginStore', () => {
       const host = `big-${i}.example`;
       store.install(parsedPolicy(body(i), `https://${host}`), { scheme: 'https', host, port: 443 }, 2);
     }
-    const pick = { reason: null, ageMs: 0 };
+    const pick = { reason: null, ageMs: 0, rules: null };
     for (const t of [10, 110, 210]) {
       const v = store.pick(e, t, 2, pick);
       expect(v).toBe(e.history!.versions[Math.floor(t / 100)]);

@@ -1,0 +1,66 @@
+// An earlier version's compiled rules read in the ranks of a later version's rules layered on them (see
+// AppendedRules.baseRanks): both versions then share one rank space, so one set of verdict texts and
+// rule counters serves the rows judged under either.
+
+import { Decisions, OWN_BYTES } from './rank-decisions.js';
+import type { CompiledRules, Decision, RuleInfo } from './types.js';
+
+/**
+ * The rules an AppendedRules stands on, deciding as they do but in its ranks: their pattern ranks are
+ * the same there, and their empty-pattern rule is its fallback. Rank facts are the layered set's.
+ */
+export class BaseRanks implements CompiledRules {
+  readonly agent: string;
+  readonly count: number;
+  private readonly decisions = new Decisions();
+
+  constructor(
+    private readonly base: CompiledRules,
+    /** The base's pattern count: the rank of its empty-pattern rule, when it has one. */
+    private readonly nb: number,
+    /** The layered set's fallback rank. */
+    private readonly fallback: number,
+    private readonly layered: CompiledRules,
+  ) {
+    this.agent = layered.agent;
+    this.count = layered.count;
+  }
+
+  get byteSize(): number {
+    return OWN_BYTES;
+  }
+
+  get rules(): readonly RuleInfo[] {
+    return this.layered.rules;
+  }
+
+  decide(pathAndQuery: string): number {
+    const r = this.base.decide(pathAndQuery);
+    return r === this.nb ? this.fallback : r;
+  }
+
+  decideUrl(url: string): number {
+    const r = this.base.decideUrl(url);
+    return r === this.nb ? this.fallback : r;
+  }
+
+  allowedAt(rank: number): boolean {
+    return this.layered.allowedAt(rank);
+  }
+
+  lineAt(rank: number): number {
+    return this.layered.lineAt(rank);
+  }
+
+  ruleAt(rank: number): string {
+    return this.layered.ruleAt(rank);
+  }
+
+  checkPath(pathAndQuery: string): Decision {
+    return this.decisions.of(this, this.decide(pathAndQuery));
+  }
+
+  check(url: string): Decision {
+    return this.decisions.of(this, this.decideUrl(url));
+  }
+}
