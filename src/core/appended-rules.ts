@@ -24,7 +24,8 @@ import type { CompiledRules, Decision, RuleInfo } from './types.js';
 export class ShiftedRules implements RankedRules {
   readonly agent: string;
   readonly count: number;
-  private readonly decisions = new Decisions();
+  /** Made on the first `check`: the pipeline reads ranks, not Decisions. */
+  private decisions: Decisions | undefined;
   private infos: RuleInfo[] | undefined;
 
   private constructor(
@@ -82,10 +83,12 @@ export class ShiftedRules implements RankedRules {
   }
 
   checkPath(pathAndQuery: string): Decision {
+    this.decisions ??= new Decisions();
     return this.decisions.of(this, this.decide(pathAndQuery));
   }
 
   check(url: string): Decision {
+    this.decisions ??= new Decisions();
     return this.decisions.of(this, this.decideUrl(url));
   }
 }
@@ -114,7 +117,8 @@ export class AppendedRules implements RankedRules {
   private readonly fallbackRank: number;
   /** The base's ranks are those `baseGroups` order to (never expected otherwise, but then unusable). */
   private readonly consistent: boolean;
-  private readonly decisions = new Decisions();
+  /** Made on the first `check`: the pipeline reads ranks, not Decisions. */
+  private decisions: Decisions | undefined;
   private infos: RuleInfo[] | undefined;
 
   private constructor(
@@ -245,10 +249,12 @@ export class AppendedRules implements RankedRules {
   }
 
   checkPath(pathAndQuery: string): Decision {
+    this.decisions ??= new Decisions();
     return this.decisions.of(this, this.decide(pathAndQuery));
   }
 
   check(url: string): Decision {
+    this.decisions ??= new Decisions();
     return this.decisions.of(this, this.decideUrl(url));
   }
 }

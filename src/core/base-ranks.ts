@@ -12,7 +12,8 @@ import type { CompiledRules, Decision, RuleInfo } from './types.js';
 export class BaseRanks implements CompiledRules {
   readonly agent: string;
   readonly count: number;
-  private readonly decisions = new Decisions();
+  /** Made on the first `check`: the pipeline reads ranks, not Decisions. */
+  private decisions: Decisions | undefined;
 
   constructor(
     private readonly base: CompiledRules,
@@ -57,10 +58,12 @@ export class BaseRanks implements CompiledRules {
   }
 
   checkPath(pathAndQuery: string): Decision {
+    this.decisions ??= new Decisions();
     return this.decisions.of(this, this.decide(pathAndQuery));
   }
 
   check(url: string): Decision {
+    this.decisions ??= new Decisions();
     return this.decisions.of(this, this.decideUrl(url));
   }
 }

@@ -81,6 +81,23 @@ export interface EntryParts {
 }
 
 /**
+ * An entry's key and host strings. The host is a slice of the batch text, and so may the key be
+ * (`--robots-dir` policies): copies keep the batch from living as long as the origin. The host is then
+ * a slice of the key's copy.
+ */
+export function entryNames(
+  policyKey: string,
+  origin: { scheme: string; host: string },
+): { key: string; host: string } {
+  const key = ownString(policyKey);
+  const at = origin.scheme.length + 3;
+  const host = key.startsWith(origin.host, at)
+    ? key.slice(at, at + origin.host.length)
+    : ownString(origin.host);
+  return { key, host };
+}
+
+/**
  * The entry of one origin's policy, stamped for `stamp`: its compiled slot (parsed) or fixed verdict, the
  * texts appended to its rows (`fixed`: the shared texts of a fixed verdict without evidence), and counters.
  */
@@ -95,13 +112,7 @@ export function newOriginEntry(
   { texts, shared, versionOf: own }: EntryParts,
 ): OriginEntry {
   const tail = fixed?.tail ?? texts.tailText(p.status, texts.evidenceOf(p));
-  // The host is a slice of the batch text, and so may the key be (`--robots-dir` policies): copies keep
-  // the batch from living as long as the origin. The host is then a slice of the key's copy.
-  const key = own?.key ?? ownString(p.key);
-  const at = origin.scheme.length + 3;
-  const host =
-    own?.host ??
-    (key.startsWith(origin.host, at) ? key.slice(at, at + origin.host.length) : ownString(origin.host));
+  const { key, host } = own ?? entryNames(p.key, origin);
   const entry: OriginEntry = {
     key,
     scheme: origin.scheme,

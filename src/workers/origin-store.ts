@@ -4,6 +4,7 @@ import { allowedWithinGrace, buildHistory, rankViews, versionEntryAt } from './h
 import { inChain, OriginChains } from './origin-chains.js';
 import {
   type EntryParts,
+  entryNames,
   lostRules,
   newOriginEntry,
   newRuleHits,
@@ -306,12 +307,9 @@ export class OriginStore {
     origin: { scheme: 'http' | 'https'; host: string; port: number },
     stamp: number,
   ): OriginEntry {
-    // The origin's own entry: nothing to match, only the versions to pick from.
-    const entry = this.entryOf({ ...p, outcome: 'not_cached', history: undefined }, origin, stamp, null);
-    // Its versions share its names and one set of disallowed-row counters (reported once, per origin).
+    // The origin's versions share its names and one set of disallowed-row counters (reported once).
     const own = {
-      key: entry.key,
-      host: entry.host,
+      ...entryNames(p.key, origin),
       disallowed: new Array<number>(this.config.agents.length).fill(0),
     };
     // Versions that only appended groups to an earlier one share its compiled tables.
@@ -324,6 +322,12 @@ export class OriginStore {
         ? rankViews(list, (w) => (w.outcome === 'parsed' ? this.compiled.get(w, stamp).rules![0]! : null))
         : null,
     );
+    // Every version judged through one entry: it stands for the origin too (a row's pick finds it loaded).
+    const first = history.versions[0];
+    if (first !== undefined && first.slot !== null && history.versions.every((e) => e === first))
+      return first;
+    // Else an entry of the origin's own: nothing to match, only the versions to pick from.
+    const entry = this.entryOf({ ...p, outcome: 'not_cached', history: undefined }, origin, stamp, null, own);
     entry.history = history;
     return entry;
   }

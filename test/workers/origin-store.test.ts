@@ -180,6 +180,8 @@ describe('OriginStore', () => {
     // are judged through its entry, by its ranks: one entry, one set of texts and counters.
     expect(v0).toBe(v1);
     expect(v2).toBe(v1);
+    // That entry stands for the origin too: a row's pick finds the entry it judges by already loaded.
+    expect(e).toBe(v1);
     expect(e.history!.views!.map((r) => r === null)).toEqual([false, true, false]);
     const classes = new Uint8Array(1);
     const judge = (path: string, t: number) => {
@@ -229,6 +231,8 @@ describe('OriginStore', () => {
     const [b0, b1] = apart.history!.versions;
     expect(b0).not.toBe(b1);
     expect(apart.history!.views).toBeNull();
+    expect(apart).not.toBe(b0);
+    expect(apart).not.toBe(b1);
     expect(judge(apart, '/x', 10)).toBe(',true,allowed_explicit,2,Disallow: ,,200,\n');
     expect(judge(apart, '/x', 110)).toBe(',true,allowed_explicit,5,Allow: ,,200,\n');
   });
