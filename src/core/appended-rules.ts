@@ -93,6 +93,23 @@ export class ShiftedRules implements RankedRules {
   }
 }
 
+/** The order key of pattern rank `r`: pattern length × 2, + 1 for an Allow (greater decides first). */
+function orderKey(o: OrderedRules, r: number): number {
+  return o.patterns[r]!.length * 2 + (o.facts.allowed(r) ? 1 : 0);
+}
+
+/** How many pattern ranks of `o` have an order key ≥ `key` (a prefix: keys never grow along ranks). */
+function ranksBefore(o: OrderedRules, key: number): number {
+  let lo = 0;
+  let hi = o.patterns.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (orderKey(o, mid) >= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** 2 when the ordered rules' fallback is an empty Allow, 1 an empty Disallow, 0 when there is none. */
 function fallbackKind(o: OrderedRules): number {
   return o.fallback < 0 ? 0 : o.fallbackAllows ? 2 : 1;
@@ -109,8 +126,12 @@ export class AppendedRules implements RankedRules {
   readonly count: number;
   private readonly nb: number;
   private readonly nx: number;
-  /** Per rank below nb + nx: pattern length × 2, + 1 for an Allow (greater decides first). */
-  private readonly order: number[];
+  /**
+   * Per appended pattern rank: how many of the base's pattern ranks decide before it. A rank's order
+   * key (pattern length × 2, + 1 for an Allow; greater decides first, the base's first on a tie) never
+   * grows along the base's ranks, so the base's rank wins exactly below that count.
+   */
+  private readonly before: number[];
   private readonly fallback: number;
   /** The side whose empty rule is the fallback, and its rank there. */
   private readonly fallbackSide: CompiledRules | null;
@@ -132,11 +153,9 @@ export class AppendedRules implements RankedRules {
     this.nb = ob.patterns.length;
     this.nx = ox.patterns.length;
     // Exactly sized: a pushed-to array keeps room to grow, per layered rule set.
-    const order = new Array<number>(this.nb + this.nx);
-    for (let r = 0; r < this.nb; r++) order[r] = ob.patterns[r]!.length * 2 + (ob.facts.allowed(r) ? 1 : 0);
-    for (let r = 0; r < this.nx; r++)
-      order[this.nb + r] = ox.patterns[r]!.length * 2 + (ox.facts.allowed(r) ? 1 : 0);
-    this.order = order;
+    const before = new Array<number>(this.nx);
+    for (let r = 0; r < this.nx; r++) before[r] = ranksBefore(ob, orderKey(ox, r));
+    this.before = before;
     // The first empty Allow, else the first empty Disallow, over both sides (the base's come first).
     const kb = fallbackKind(ob);
     const kx = fallbackKind(ox);
@@ -184,7 +203,7 @@ export class AppendedRules implements RankedRules {
 
   /** Without the base's: it is counted where it was compiled (see layeredOn). */
   get byteSize(): number {
-    return OWN_BYTES + 8 * this.order.length + this.extra.byteSize;
+    return OWN_BYTES + 8 * this.before.length + this.extra.byteSize;
   }
 
   /**
@@ -211,7 +230,7 @@ export class AppendedRules implements RankedRules {
     const rx = this.extra.rankOf(s, start, end);
     const b = rb >= 0 && rb < nb;
     const x = rx >= 0 && rx < this.nx;
-    if (b && x) return this.order[rb]! >= this.order[nb + rx]! ? rb : nb + rx;
+    if (b && x) return rb < this.before[rx]! ? rb : nb + rx;
     if (b) return rb;
     if (x) return nb + rx;
     return this.fallback;

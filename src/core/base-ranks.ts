@@ -46,7 +46,8 @@ export class BaseRanks implements CompiledRules {
   }
 
   allowedAt(rank: number): boolean {
-    return this.layered.allowedAt(rank);
+    // A pattern rank of the base is the base's own: one call less than through the layered set.
+    return rank < this.nb ? this.base.allowedAt(rank) : this.layered.allowedAt(rank);
   }
 
   lineAt(rank: number): number {

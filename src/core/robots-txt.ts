@@ -230,12 +230,13 @@ export function compileVersions(
           const base = out[j]![a]!;
           if (!(base instanceof CompiledBase || base instanceof ShiftedRules)) continue;
           const baseGroups = selection(j, a);
-          const key = `${j}:${indexes(j, baseGroups)}:${indexes(i, groups)}`;
+          // With one agent there is no other to share with: no key to build.
+          const key = agents.length > 1 ? `${j}:${indexes(j, baseGroups)}:${indexes(i, groups)}` : '';
           const made = layered.get(key);
           if (made !== undefined) return made;
           const on = AppendedRules.on(base, baseGroups, groups);
           if (on === undefined) continue;
-          layered.set(key, on);
+          if (agents.length > 1) layered.set(key, on);
           return on;
         }
         return robots.compile(agent);

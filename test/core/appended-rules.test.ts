@@ -21,12 +21,16 @@ function answers(rules: CompiledRules, path: string) {
 
 function expectSameAsAlone(versions: string[], paths: string[]): CompiledRules[][] {
   const layered = compileVersions(versions, AGENTS);
+  // One agent alone takes a path of its own (nothing to share between agents).
+  const single = compileVersions(versions, AGENTS.slice(0, 1));
   const alone = versions.map((body) => compileRobotsTxt(body, AGENTS));
   versions.forEach((_, v) => {
     for (let a = 0; a < AGENTS.length; a++) {
       for (const p of paths) expect(answers(layered[v]![a]!, p)).toEqual(answers(alone[v]![a]!, p));
       expectBaseRanksAsBase(layered, alone, v, a, paths);
     }
+    for (const p of paths) expect(answers(single[v]![0]!, p)).toEqual(answers(alone[v]![0]!, p));
+    expectBaseRanksAsBase(single, alone, v, 0, paths);
   });
   return layered;
 }
@@ -137,6 +141,19 @@ describe('compileVersions', () => {
       line: 6,
       rule: 'Disallow: /search',
     });
+  });
+
+  it('gives a tie of pattern length and kind to the earlier line, across the two versions', () => {
+    const base = 'User-agent: *\nDisallow: /ab\nAllow: /x/\nDisallow: /zz1\nDisallow: /zz2\n';
+    const [, later] = expectSameAsAlone(
+      [base, `${base}User-agent: *\nDisallow: /a*\nAllow: /x*\nAllow: /a/\n`],
+      ['/abc', '/x/y', '/a/b', '/a'],
+    );
+    expect(later![0]).toBeInstanceOf(AppendedRules);
+    expect(later![0]!.checkPath('/abc')).toMatchObject({ line: 2, rule: 'Disallow: /ab' });
+    expect(later![0]!.checkPath('/x/y')).toMatchObject({ line: 3, rule: 'Allow: /x/' });
+    // An Allow of the same length decides before a Disallow, whichever version it is in.
+    expect(later![0]!.checkPath('/a/b')).toMatchObject({ line: 9, rule: 'Allow: /a/' });
   });
 
   it('takes the first empty Allow of either version as the rule when no pattern matches, else the first empty Disallow', () => {
