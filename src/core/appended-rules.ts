@@ -3,15 +3,9 @@
 // followed by appended groups (AppendedRules): the later file decides like a compile of its own (the
 // reference merges every group selected for an agent), while the earlier tables are shared, not rebuilt.
 
+import { appendedPart } from './appended-parts.js';
 import { BaseRanks } from './base-ranks.js';
-import {
-  CompiledBase,
-  CompiledRuleSet,
-  compiledRules,
-  decideBy,
-  decideUrlBy,
-  type RankedRules,
-} from './compile.js';
+import { CompiledBase, decideBy, decideUrlBy, type RankedRules } from './compile.js';
 import type { Group } from './group.js';
 import { Decisions, OWN_BYTES, ruleInfos } from './rank-decisions.js';
 import { type OrderedRules, orderRules } from './rule-order.js';
@@ -147,6 +141,8 @@ export class AppendedRules implements RankedRules {
     baseGroups: readonly Group[],
     private readonly extra: CompiledBase,
     ox: OrderedRules,
+    /** How many lines further down the appended rules are here than in `extra` (see appendedPart). */
+    private readonly extraShift: number,
   ) {
     this.agent = base.agent;
     const ob = orderRules(baseGroups);
@@ -195,9 +191,8 @@ export class AppendedRules implements RankedRules {
     let extraRules = 0;
     for (const g of extraGroups) extraRules += g.ruleCount;
     if (extraRules > baseRules) return undefined;
-    const ox = orderRules(extraGroups);
-    const extra = compiledRules(base.agent, new CompiledRuleSet(extraGroups, ox)) as CompiledBase;
-    const rules = new AppendedRules(moved, baseGroups, extra, ox);
+    const { part, shift: extraShift } = appendedPart(base.agent, extraGroups);
+    const rules = new AppendedRules(moved, baseGroups, part.extra, part.ordered, extraShift);
     return rules.consistent ? rules : undefined;
   }
 
@@ -252,8 +247,9 @@ export class AppendedRules implements RankedRules {
 
   lineAt(rank: number): number {
     if (rank < this.nb) return this.base.lineAt(rank);
-    if (rank < this.nb + this.nx) return this.extra.lineAt(rank - this.nb);
-    return this.fallbackSide!.lineAt(this.fallbackRank);
+    if (rank < this.nb + this.nx) return this.extra.lineAt(rank - this.nb) + this.extraShift;
+    const side = this.fallbackSide!;
+    return side.lineAt(this.fallbackRank) + (side === this.extra ? this.extraShift : 0);
   }
 
   ruleAt(rank: number): string {
