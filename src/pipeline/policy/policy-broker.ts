@@ -58,7 +58,7 @@ export interface BrokerStats {
  * once per origin at a time (single flight), and never lets a provider failure stop the run.
  */
 export class PolicyBroker {
-  private readonly cache = new Lru<WirePolicy>(BROKER_BODY_BUDGET, BROKER_MAX_ORIGINS);
+  private readonly cache: Lru<WirePolicy> | null;
   private readonly pending = new Map<string, Promise<WirePolicy>>();
   private busySince = 0;
   readonly stats: BrokerStats = {
@@ -71,7 +71,17 @@ export class PolicyBroker {
     fetchMs: 0,
   };
 
-  constructor(private readonly provider: PolicyProvider) {}
+  /**
+   * `keep`: whether answers are kept for repeats (BROKER_BODY_BUDGET). A provider that reads the local
+   * cache file answers a repeat with one indexed read: kept copies would only be promoted garbage (a
+   * run as of a time held ≈ 15 MiB more for them).
+   */
+  constructor(
+    private readonly provider: PolicyProvider,
+    keep = true,
+  ) {
+    this.cache = keep ? new Lru<WirePolicy>(BROKER_BODY_BUDGET, BROKER_MAX_ORIGINS) : null;
+  }
 
   /** Counts policy files the workers read themselves (`--robots-dir`), as if they had come through here. */
   addTally(t: PolicyTally | null): void {
@@ -98,7 +108,7 @@ export class PolicyBroker {
   }
 
   private one(key: string, origin: Origin): Promise<WirePolicy> {
-    const hit = this.cache.get(key);
+    const hit = this.cache?.get(key);
     if (hit !== undefined) return Promise.resolve(hit);
     let p = this.pending.get(key);
     if (p === undefined) {
@@ -139,9 +149,11 @@ export class PolicyBroker {
       this.pending.delete(key);
     }
     s.resolved++;
-    let bytes = 256 + (wire.body?.length ?? 0);
-    for (const v of wire.history ?? []) bytes += 256 + (v.body?.length ?? 0);
-    this.cache.set(key, wire, bytes);
+    if (this.cache !== null) {
+      let bytes = 256 + (wire.body?.length ?? 0);
+      for (const v of wire.history ?? []) bytes += 256 + (v.body?.length ?? 0);
+      this.cache.set(key, wire, bytes);
+    }
     return wire;
   }
 

@@ -38,6 +38,17 @@ describe('PolicyBroker', () => {
     expect(b.stats.sources).toEqual({ file: 1 });
   });
 
+  it('keeps no answers for repeats when told not to (a provider of the local cache file), still one flight at a time', async () => {
+    const { provider, calls } = counted();
+    const b = new PolicyBroker(provider, false);
+    const req = { keys: ['https://a.example'], origins: [a] };
+    const [x, y] = await Promise.all([b.resolve(req), b.resolve(req)]);
+    expect(x[0]).toBe(y[0]);
+    expect(calls).toEqual(['a.example']);
+    await b.resolve(req);
+    expect(calls).toEqual(['a.example', 'a.example']);
+  });
+
   it('turns a provider failure into an unreachable policy with the error code', async () => {
     const { provider } = counted('bad.example');
     const b = new PolicyBroker(provider);
