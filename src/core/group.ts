@@ -145,6 +145,8 @@ export class Group {
     const n = this.count;
     if (o.count !== n) return undefined;
     if (n === 0) return null;
+    // One group in both parses (a later version parsed as an earlier one plus appended text).
+    if (o === this) return 0;
     const a = this.list.data;
     const b = o.list.data;
     const shift = (b[3 * o.first]! >>> 1) - (a[3 * this.first]! >>> 1);

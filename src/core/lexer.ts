@@ -120,9 +120,10 @@ function parseLine(
 /**
  * Walks the lines of a binary string: a partial or complete UTF-8 BOM at the start is skipped; LF, CR
  * and CRLF end lines (CRLF once, CR CR twice); the last line is always emitted, so line numbers count
- * the way the reference counts them.
+ * the way the reference counts them. `firstLine`: lines before `s` (the text it continues). Returns the
+ * last line's number.
  */
-export function lexRobots(s: string, sink: LineSink): void {
+export function lexRobots(s: string, sink: LineSink, firstLine = 0): number {
   const n = s.length;
   let i = 0;
   if (n > 0 && s.charCodeAt(0) === 0xef) {
@@ -139,7 +140,7 @@ export function lexRobots(s: string, sink: LineSink): void {
   let hash = -1;
   let nul = -1;
   let colon = -1;
-  let line = 0;
+  let line = firstLine;
   let start = i;
   let lastWasCr = false;
   for (;;) {
@@ -156,7 +157,7 @@ export function lexRobots(s: string, sink: LineSink): void {
       if (colon < start) colon = nextOf(s, ':', start);
       parseLine(s, ++line, start, cut, colon < cut ? colon : -1, sink);
     }
-    if (end === n) return;
+    if (end === n) return line;
     lastWasCr = s.charCodeAt(end) === 13;
     start = end + 1;
   }

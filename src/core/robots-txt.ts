@@ -2,11 +2,11 @@
 
 import { agentKey, asciiLower, normalizeAgent } from './agent.js';
 import { AppendedRules, ShiftedRules } from './appended-rules.js';
-import { isAscii, toBinary } from './bytes.js';
 import { CompiledBase, CompiledRuleSet, compiledRules, selectGroups } from './compile.js';
 import { DirectRules } from './direct-rules.js';
-import { type Group, type ParsedRobots, parseBinary } from './parse.js';
+import type { Group, ParsedRobots } from './parse.js';
 import type { CompiledRules, Decision, RobotsRecord, RobotsTxt } from './types.js';
+import { parseBody, VersionParses } from './version-parses.js';
 
 /** Agents kept per RobotsTxt for `check(url, agent)`; a crawl judges a handful of agents. */
 const MAX_CACHED_AGENTS = 64;
@@ -156,13 +156,6 @@ export function sameGroups(a: RobotsTxt, b: RobotsTxt): boolean {
   return true;
 }
 
-/** A body parsed as its bytes; an ASCII string is its own binary string, tested once. */
-function parseBody(body: string | Uint8Array, onlyFor?: readonly string[], own?: boolean): ParsedRobots {
-  if (typeof body === 'string' && isAscii(body)) return parseBinary(body, onlyFor, true, own);
-  const binary = toBinary(body);
-  return parseBinary(binary, onlyFor, isAscii(binary), own);
-}
-
 /**
  * `parseRobotsTxt(body).compile(agent)` for each of `agents`, without materialising the rules of groups
  * none of them can select (groups of other crawlers): what a pipeline that judges a few agents needs.
@@ -191,12 +184,9 @@ export function compileVersions(
 ): CompiledRules[][] {
   const keys = agents.map(agentKey);
   // Parsed on first need, and let go once no later version can build on them (a long history stays flat).
-  const parsed: (ParsedRobots | undefined)[] = [];
+  const parses = new VersionParses(bodies, keys);
   const selected: ((Group[] | undefined)[] | undefined)[] = [];
-  const parse = (i: number) => {
-    parsed[i] ??= parseBody(bodies[i]!, keys, true);
-    return parsed[i];
-  };
+  const parse = (i: number) => parses.get(i, Math.max(0, i - MAX_BASE_VERSIONS));
   const selection = (i: number, a: number) => {
     let of = selected[i];
     if (of === undefined) {
@@ -212,7 +202,7 @@ export function compileVersions(
   for (let i = 0; i < bodies.length; i++) {
     const first = Math.max(0, i - MAX_BASE_VERSIONS);
     if (first > 0) {
-      parsed[first - 1] = undefined;
+      parses.forget(first - 1);
       selected[first - 1] = undefined;
     }
     const have = known[i];
