@@ -28,6 +28,30 @@ describe('parseTime', () => {
     for (const f of forms) expect(parseTime(f), f).toBe(T);
   });
 
+  it('reads a run of canonical times, dates repeated or not, valid or not, as the calendar has them (property)', () => {
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    const timeArb = fc.record({
+      y: fc.integer({ min: 1999, max: 2001 }),
+      mo: fc.integer({ min: 1, max: 12 }),
+      d: fc.integer({ min: 27, max: 31 }),
+      h: fc.integer({ min: 0, max: 24 }),
+      mi: fc.integer({ min: 0, max: 59 }),
+      s: fc.integer({ min: 0, max: 59 }),
+      ms: fc.option(fc.integer({ min: 0, max: 999 })),
+    });
+    fc.assert(
+      fc.property(fc.array(timeArb, { minLength: 1, maxLength: 12 }), (times) => {
+        for (const { y, mo, d, h, mi, s, ms } of times) {
+          const text = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${ms === null ? '' : `.${pad(ms, 3)}`}Z`;
+          const t = Date.UTC(y, mo - 1, d, h, mi, s, ms ?? 0);
+          const valid = h < 24 && new Date(Date.UTC(y, mo - 1, d)).getUTCDate() === d;
+          expect(parseTimeIn(`x,${text},y`, 2, 2 + text.length), text).toBe(valid ? t : Number.NaN);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('reads a cell in place within a longer text as it reads the cell alone', () => {
     const cells = [
       '2024-01-31T23:59:59Z',
