@@ -83,14 +83,9 @@ function digits(s: string, from: number, to: number): number {
   return n;
 }
 
-/** The date part (`YYYY-MM-DD`) of the last canonical time read, and its midnight in epoch ms. */
-let lastDate = '';
-let lastDateMs = 0;
-
 /**
  * `YYYY-MM-DDTHH:MM:SSZ` and `…SS.sssZ` at `v[at, end)`, the form most logs write, without a regular
- * expression or a string of its own; else NaN. A log's rows mostly share their date with the row before:
- * the last date read is compared, not parsed again.
+ * expression or a string of its own; else NaN.
  */
 function canonicalUtc(v: string, at: number, end: number): number {
   const n = end - at;
@@ -101,30 +96,19 @@ function canonicalUtc(v: string, at: number, end: number): number {
   ) {
     return Number.NaN;
   }
+  const dash = 45;
   const colon = 58;
+  if (v.charCodeAt(at + 4) !== dash || v.charCodeAt(at + 7) !== dash) return Number.NaN;
   if (v.charCodeAt(at + 13) !== colon || v.charCodeAt(at + 16) !== colon) return Number.NaN;
+  const y = digits(v, at, at + 4);
+  const mo = digits(v, at + 5, at + 7);
+  const d = digits(v, at + 8, at + 10);
   const h = digits(v, at + 11, at + 13);
   const mi = digits(v, at + 14, at + 16);
   const s = digits(v, at + 17, at + 19);
   const ms = n === 24 ? (v.charCodeAt(at + 19) === 46 /* . */ ? digits(v, at + 20, at + 23) : -1) : 0;
-  if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59 || ms < 0) return Number.NaN;
-  const day = lastDate !== '' && v.startsWith(lastDate, at) ? lastDateMs : dateAt(v, at);
-  return day + ((h * 60 + mi) * 60 + s) * 1000 + ms;
-}
-
-/** Midnight of the `YYYY-MM-DD` date at `v[at, at + 10)` in epoch ms (then the last date read), or NaN. */
-function dateAt(v: string, at: number): number {
-  const dash = 45;
-  if (v.charCodeAt(at + 4) !== dash || v.charCodeAt(at + 7) !== dash) return Number.NaN;
-  const y = digits(v, at, at + 4);
-  const mo = digits(v, at + 5, at + 7);
-  const d = digits(v, at + 8, at + 10);
-  if (y < 0 || d < 0) return Number.NaN;
-  const ms = utc(y, mo, d, 0, 0, 0, 0);
-  if (Number.isNaN(ms)) return ms;
-  lastDate = v.slice(at, at + 10);
-  lastDateMs = ms;
-  return ms;
+  if (y < 0 || d < 0 || h < 0 || mi < 0 || s < 0 || s > 59 || ms < 0) return Number.NaN;
+  return utc(y, mo, d, h, mi, s, ms);
 }
 
 /** The time a cell holds, in epoch milliseconds, or NaN. */
