@@ -25,7 +25,7 @@ const DOORS: Record<string, readonly string[]> = {
     'agent.ts', // normalizeAgent without loading the engine (options are read at start-up)
     'crawler-registry.ts', // crawlerInfo, resolveCrawler, MAJOR_CRAWLERS without loading the engine
     'compile.ts', // sameRuleSet: whether two compiled forms decide alike
-    'appended-rules.ts', // layeredOn: what a later version's compiled rules keep alive of an earlier one's
+    'appended-rules.ts', // layeredOn, and AppendedRules' baseRanks: an earlier version read in a later one's ranks
     'agent-access.ts', // what a robots.txt lets an agent reach (the report's access section)
     'group-diff.ts', // group changes between two versions of a robots.txt (the report's changes)
   ],
