@@ -50,7 +50,7 @@ export class BatchRows {
   /** As of a time: the row's time (epoch ms). */
   readonly times: number[] = [];
   /** As of a time: the rules the row decides by in its entry when not the entry's own (Pick's `rules`). */
-  readonly views: (CompiledRules | null)[] = [];
+  readonly views: (CompiledRules[] | null)[] = [];
   /** Why the row is invalid_input, or null. */
   readonly codes: (RowCode | null)[] = [];
   /** `--agent-column`: the row's crawler, null when the cell names none, undefined when it was not read. */

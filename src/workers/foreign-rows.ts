@@ -129,7 +129,7 @@ interface ForeignLookup {
   /** As of a time: the rows' times and what they picked. */
   times: Float64Array | null;
   /** As of a time: each row's rules in its entry when not the entry's own (Pick's `rules`). */
-  views: (CompiledRules | null)[] | null;
+  views: (CompiledRules[] | null)[] | null;
   asOf: AsOfTally | null;
 }
 
@@ -160,7 +160,7 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
     keys: new Array(n).fill(null),
     need: new Map(),
     times: req.times,
-    views: req.times === null ? null : new Array<CompiledRules | null>(n).fill(null),
+    views: req.times === null ? null : new Array<CompiledRules[] | null>(n).fill(null),
     asOf: req.times === null ? null : new AsOfTally(),
   };
   const { times, views, asOf } = look;

@@ -1,4 +1,5 @@
 import { AppendedRules } from '../core/appended-rules.js';
+import { sameRuleSet } from '../core/compile.js';
 import type { CompiledRules } from '../core/index.js';
 import type { NoHistoryReason } from '../rows/verdict-format.js';
 import { V_ALLOWED_UNAVAILABLE } from '../rows/verdict-format.js';
@@ -20,38 +21,65 @@ export interface History {
    */
   unresolved: number[] | null;
   /**
-   * Per version: the rules its rows decide by when its entry is a later version's, whose rules only
-   * appended groups to its own (see RankViews), else null; null when no version has such rules.
+   * Per version: the rules its rows decide by, per agent, when its entry is a later version's, whose rules
+   * only appended groups to its own (see RankViews), else null; null when no version has such rules.
    */
-  views: (CompiledRules | null)[] | null;
+  views: (CompiledRules[] | null)[] | null;
 }
 
 /**
- * With one agent: versions whose rules a later version's layered set stands on (shift 0, fallback shared)
- * are judged through that version's entry, by the layered set's BaseRanks: one entry, one set of verdict
- * texts and rule counters for both, in one rank space. Per version: the version whose entry serves it
- * and its rules there, or null.
+ * Versions whose rules, for every agent, are a later version's or what its layered sets stand on (shift 0,
+ * fallback shared) are judged through that version's entry, by the layered sets' BaseRanks: one entry,
+ * one set of verdict texts and rule counters for both, in one rank space. Per version: the version whose
+ * entry serves it and its rules there per agent, or null.
  */
-export type RankViews = ({ into: number; rules: CompiledRules } | null)[];
+export type RankViews = ({ into: number; rules: CompiledRules[] } | null)[];
+
+/** Version `u`'s rules (`earlier`, per agent) read in the ranks of `later`'s, or undefined when one agent's cannot be. */
+function ranksIn(
+  earlier: readonly CompiledRules[],
+  later: readonly CompiledRules[],
+  made: Map<CompiledRules, CompiledRules | undefined>,
+): CompiledRules[] | undefined {
+  let layered = false;
+  const out = new Array<CompiledRules>(later.length);
+  for (let a = 0; a < later.length; a++) {
+    const r = later[a]!;
+    if (r === earlier[a]) {
+      out[a] = r;
+      continue;
+    }
+    // Agents selecting the same groups share a layered set, on the first such agent's rules.
+    if (!(r instanceof AppendedRules) || !sameRuleSet(r.shared, earlier[a]!)) return undefined;
+    if (!made.has(r)) made.set(r, r.baseRanks());
+    const view = made.get(r);
+    if (view === undefined) return undefined;
+    out[a] = view;
+    layered = true;
+  }
+  return layered ? out : undefined;
+}
 
 /**
- * The RankViews of an origin's versions: each earlier version a later one only appended groups to (its
- * one agent's rules, `rulesOf`, null when not parsed), with one status (so one tail); null when none is.
+ * The RankViews of an origin's versions: each earlier version a later one only appended groups to (their
+ * rules per agent, `rulesOf`, null when not parsed), with one status (so one tail); null when none is.
  */
 export function rankViews(
   list: readonly WireVersion[],
-  rulesOf: (w: WireVersion) => CompiledRules | null,
+  rulesOf: (w: WireVersion) => readonly CompiledRules[] | null,
 ): RankViews | null {
   let views: RankViews | null = null;
   const rules = list.map(rulesOf);
+  const made = new Map<CompiledRules, CompiledRules | undefined>();
   for (let v = 0; v < list.length; v++) {
-    const r = rules[v];
-    if (!(r instanceof AppendedRules)) continue;
-    let view: CompiledRules | undefined;
+    const later = rules[v];
+    if (later == null || !later.some((r) => r instanceof AppendedRules)) continue;
     for (let u = 0; u < list.length; u++) {
-      if (rules[u] !== r.shared || views?.[u] != null || list[u]!.status !== list[v]!.status) continue;
-      view ??= r.baseRanks();
-      if (view === undefined) break;
+      const earlier = rules[u];
+      if (u === v || earlier == null || views?.[u] != null || list[u]!.status !== list[v]!.status) continue;
+      if (earlier.some((r) => r instanceof AppendedRules)) continue;
+      const view = ranksIn(earlier, later, made);
+      if (view === undefined) continue;
       views ??= new Array<RankViews[number]>(list.length).fill(null);
       views[u] = { into: v, rules: view };
     }
@@ -173,10 +201,10 @@ function isUnresolved(h: History, v: number): boolean {
   return h.unresolved !== null && h.unresolved[v] === 1;
 }
 
-/** `view`: the version's rules in its entry (History.views), or null for the entry's own. */
-function allows(e: OriginEntry, a: number, path: string, view: CompiledRules | null): boolean {
+/** `view`: the version's rules in its entry per agent (History.views), or null for the entry's own. */
+function allows(e: OriginEntry, a: number, path: string, view: CompiledRules[] | null): boolean {
   if (e.fixedVerdict >= 0) return e.fixedVerdict === V_ALLOWED_UNAVAILABLE;
-  const r = view ?? e.slot!.rules![a]!;
+  const r = view === null ? e.slot!.rules![a]! : view[a]!;
   const idx = r.decide(path);
   return idx < 0 || r.allowedAt(idx);
 }

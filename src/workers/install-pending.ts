@@ -15,7 +15,7 @@ export interface PendingRows {
   /** As of a time: each row's time, and what the times picked; else null. */
   times: ArrayLike<number> | null;
   /** As of a time: where each row's rules in its entry go (Pick's `rules`); else null. */
-  views: (CompiledRules | null)[] | null;
+  views: (CompiledRules[] | null)[] | null;
   asOf: AsOfTally | null;
 }
 

@@ -1,3 +1,4 @@
+import type { CompiledRules } from '../core/index.js';
 import {
   GRACE_CLASS,
   V_ALLOWED_EXPLICIT,
@@ -13,7 +14,7 @@ let ranks = new Int32Array(8);
  * `matchRow` for several agents of an origin with rules: each group of agents that decide by one rule
  * set (see CompiledSlot.lead) is decided once and its rule hit counted once (the group shares one
  * counter); every agent still gets its class and its disallowed count. When all agents decide alike,
- * the row's text is the origin's cached text for the one decision.
+ * the row's text is the origin's cached text for the one decision. `view`: as for matchRow.
  */
 export function matchAgents(
   store: OriginStore,
@@ -23,9 +24,11 @@ export function matchAgents(
   classes: Uint8Array,
   at: number,
   time: number,
+  view: CompiledRules[] | null = null,
 ): string {
   const slot = e.slot!;
-  const rules = slot.rules!;
+  // A version judged through a later one's entry decides by its own rules, in that entry's ranks.
+  const rules = view ?? slot.rules!;
   const lead = slot.lead;
   if (ranks.length < agents) ranks = new Int32Array(agents);
   let graced = false;
@@ -48,7 +51,7 @@ export function matchAgents(
       }
     }
   }
-  if (graced) return store.texts.graced(e, classes, at, path);
+  if (graced) return store.texts.graced(e, classes, at, path, view);
   if (slot.allSame) return store.texts.fullOfAll(e, ranks[0]!);
   let s = '';
   for (let a = 0; a < agents; a++) {

@@ -14,7 +14,7 @@ import type { OriginEntry, OriginStore } from './origin-store.js';
  * each agent's verdict class to `classes[at + a]`. Per-origin counters (disallowed rows, rule hits)
  * are kept on the entry, which is marked for the next report only when one of them counted. `time`:
  * the row's time, for an as-of version entry (a disallow may then be within the grace); `view`: the
- * rules the row's version decides by in that entry when they are not its own (Pick's `rules`).
+ * rules the row's version decides by in that entry, per agent, when they are not its own (Pick's `rules`).
  */
 export function matchRow(
   store: OriginStore,
@@ -24,7 +24,7 @@ export function matchRow(
   classes: Uint8Array,
   at: number,
   time = Number.NaN,
-  view: CompiledRules | null = null,
+  view: CompiledRules[] | null = null,
 ): string {
   if (e.fixedVerdict >= 0) {
     const unreachable = e.fixedVerdict === V_DISALLOWED_UNREACHABLE;
@@ -43,7 +43,7 @@ export function matchRow(
     return graced ? store.texts.graced(e, classes, at, path) : e.full[0]!;
   }
   if (agents === 1) {
-    const r = view ?? e.first!;
+    const r = view === null ? e.first! : view[0]!;
     const idx = r.decide(path);
     const c = count(store, e, r, idx);
     if (c === V_DISALLOWED_EXPLICIT && e.version >= 0 && store.inGrace(e, 0, path, time)) {
@@ -53,7 +53,7 @@ export function matchRow(
     classes[at] = c;
     return store.full(e, idx);
   }
-  return matchAgents(store, e, path, agents, classes, at, time);
+  return matchAgents(store, e, path, agents, classes, at, time, view);
 }
 
 /** The first agent's class of decision `idx` by its rules `r`, counted. */

@@ -69,7 +69,7 @@ export function newRuleHits(slot: CompiledSlot): RuleHits[] {
 export interface Pick {
   reason: NoHistoryReason | null;
   ageMs: number;
-  rules: CompiledRules | null;
+  rules: CompiledRules[] | null;
 }
 
 /** What an entry's texts and shared stand-ins come from. */

@@ -50,11 +50,11 @@ export class OriginStore {
    */
   private originsEvictAt: number;
 
-  /** One agent judged by fixed rules and no evidence: versions may share an entry (see RankViews). */
+  /** Agents judged by fixed rules and no evidence: versions may share an entry (see RankViews). */
   private readonly sharesRanks: boolean;
 
   constructor(private readonly config: WorkerConfig) {
-    this.sharesRanks = config.agents.length === 1 && (config.agentIndex ?? -1) < 0 && !config.evidence;
+    this.sharesRanks = (config.agentIndex ?? -1) < 0 && !config.evidence;
     this.texts = new VerdictTexts(config);
     this.originsEvictAt = config.originBudget;
     this.compiled = new CompiledRuleSets(
@@ -319,7 +319,7 @@ export class OriginStore {
       list,
       (w) => this.entryOf(w, origin, stamp, null, own),
       this.sharesRanks
-        ? rankViews(list, (w) => (w.outcome === 'parsed' ? this.compiled.get(w, stamp).rules![0]! : null))
+        ? rankViews(list, (w) => (w.outcome === 'parsed' ? this.compiled.get(w, stamp).rules! : null))
         : null,
     );
     // Every version judged through one entry: it stands for the origin too (a row's pick finds it loaded).

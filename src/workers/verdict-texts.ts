@@ -173,7 +173,7 @@ export class VerdictTexts {
     classes: Uint8Array,
     at: number,
     path: string,
-    view: CompiledRules | null = null,
+    view: CompiledRules[] | null = null,
   ): string {
     let s = '';
     for (let a = 0; a < this.config.agents.length; a++) {
@@ -181,7 +181,7 @@ export class VerdictTexts {
       const verdict = c & ~GRACE_CLASS;
       let part: string;
       if (e.fixedVerdict >= 0) part = this.plainPart(verdict);
-      else part = this.partText(e, a, ((a === 0 ? view : null) ?? e.slot!.rules![a]!).decide(path));
+      else part = this.partText(e, a, (view === null ? e.slot!.rules![a]! : view[a]!).decide(path));
       // A disallowed agent's part ends with its `grace` cell, `false`.
       s += c & GRACE_CLASS ? `${part.slice(0, part.length - 5)}true` : part;
     }

@@ -118,19 +118,35 @@ describe('history', () => {
   it('serves each version a later one appended groups to through that one, with one status only', () => {
     const base = 'User-agent: *\nDisallow: /a\n';
     const bodies = [base, `${base}User-agent: *\nDisallow: /b\n`, base, 'User-agent: *\nDisallow: /c\n'];
-    const compiled = compileVersions(bodies, ['Googlebot']).map((r) => r[0]!);
+    const compiled = compileVersions(bodies, ['Googlebot']);
     const versions = (statuses: string[]) =>
       bodies.map((_, i) => ({ outcome: 'parsed', status: statuses[i] }) as WireVersion);
     const rulesOf = (list: WireVersion[]) => (w: WireVersion) => compiled[list.indexOf(w)]!;
     const same = versions(['200', '200', '200', '200']);
     const views = rankViews(same, rulesOf(same))!;
     expect(views.map((x) => x?.into ?? null)).toEqual([1, null, 1, null]);
-    expect(views[0]!.rules).toBe(views[2]!.rules);
-    expect(views[0]!.rules.checkPath('/b').verdict).toBe('allowed_implicit');
+    expect(views[0]!.rules[0]).toBe(views[2]!.rules[0]);
+    expect(views[0]!.rules[0]!.checkPath('/b').verdict).toBe('allowed_implicit');
     // A version with another status has another tail: it keeps its own entry.
     const other = versions(['200', '200', '203', '200']);
     expect(rankViews(other, rulesOf(other))!.map((x) => x?.into ?? null)).toEqual([1, null, null, null]);
     const none = versions(['200', '404', '200', '200']);
     expect(rankViews(none, rulesOf(none))).toBeNull();
+  });
+
+  it('serves a version through a later one for several agents when each agent’s rules are the same or appended to', () => {
+    const base = 'User-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /a\n';
+    const w = [{ status: '200' }, { status: '200' }] as WireVersion[];
+    const agents = ['Googlebot', 'GPTBot'];
+    // A `*` group appended: Googlebot's own group is as it was, GPTBot's selection grew.
+    const [v0, v1] = compileVersions([base, `${base}User-agent: *\nDisallow: /b\n`], agents);
+    const views = rankViews(w, (x) => (x === w[0] ? v0! : v1!))!;
+    expect(views[0]!.into).toBe(1);
+    expect(views[0]!.rules[0]).toBe(v1![0]);
+    expect(views[0]!.rules[1]!.checkPath('/b').verdict).toBe('allowed_implicit');
+    expect(v1![1]!.checkPath('/b').verdict).toBe('disallowed_explicit');
+    // A group of GPTBot's own appended: GPTBot's rules are compiled anew, not appended to.
+    const [, own] = compileVersions([base, `${base}User-agent: GPTBot\nDisallow: /g\n`], agents);
+    expect(rankViews(w, (x) => (x === w[0] ? v0! : own!))).toBeNull();
   });
 });

@@ -204,6 +204,32 @@ describe('OriginStore', () => {
     expect(v1!.ruleHits).toHaveLength(1);
   });
 
+  it('judges several agents through one entry when each agent’s rules are the same or appended to', () => {
+    const store = new OriginStore(
+      config({ asOf: { ...AS_OF, graceMs: 50 }, agents: ['Googlebot', 'GPTBot'] }),
+    );
+    const base = 'User-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /a\n';
+    const p = historyOf([base, `${base}User-agent: *\nDisallow: /b\n`, base]);
+    const e = store.install(p, { scheme: 'https', host: 'x.example', port: 443 }, 1);
+    const [v0, v1, v2] = e.history!.versions;
+    expect(v0).toBe(v1);
+    expect(v2).toBe(v1);
+    expect(e).toBe(v1);
+    const classes = new Uint8Array(2);
+    const judge = (path: string, t: number) => {
+      const pick = { reason: null, ageMs: 0, rules: null };
+      const v = store.pick(e, t, 2, pick)!;
+      return matchRow(store, v, path, 2, classes, 0, t, pick.rules);
+    };
+    const implicit = ',true,allowed_implicit,,,';
+    expect(judge('/b', 10)).toBe(`${implicit}${implicit},200,\n`);
+    expect(judge('/b', 160)).toBe(`${implicit},false,disallowed_explicit,7,Disallow: /b,false,200,\n`);
+    expect(judge('/b', 120)).toBe(`${implicit},false,disallowed_explicit,7,Disallow: /b,true,200,\n`);
+    expect(judge('/b', 210)).toBe(`${implicit}${implicit},200,\n`);
+    expect(judge('/a', 10)).toBe(`${implicit},false,disallowed_explicit,5,Disallow: /a,false,200,\n`);
+    expect(judge('/x', 160)).toBe(`,false,disallowed_explicit,2,Disallow: /x,false${implicit},200,\n`);
+  });
+
   it('judges the rule for paths no pattern matches through the shared entry, or keeps entries apart when it differs', () => {
     const store = new OriginStore(config({ asOf: AS_OF }));
     const host = { scheme: 'https' as const, host: 'x.example', port: 443 };
