@@ -7,25 +7,23 @@ import { appendedPart } from './appended-parts.js';
 import { BaseRanks } from './base-ranks.js';
 import { CompiledBase, decideBy, decideUrlBy, type RankedRules } from './compile.js';
 import type { Group } from './group.js';
-import { Decisions, OWN_BYTES, ruleInfos } from './rank-decisions.js';
+import { OWN_BYTES, RankedView } from './rank-decisions.js';
 import { type OrderedRules, orderRules } from './rule-order.js';
-import type { CompiledRules, Decision, RuleInfo } from './types.js';
+import type { CompiledRules } from './types.js';
 
 /**
  * A compiled base whose rules are the same in a later version, each on a line `shift` further (lines
  * added or removed above them: a comment, a sitemap, another crawler's group). Decides as the base.
  */
-export class ShiftedRules implements RankedRules {
+export class ShiftedRules extends RankedView implements RankedRules {
   readonly agent: string;
   readonly count: number;
-  /** Made on the first `check`: the pipeline reads ranks, not Decisions. */
-  private decisions: Decisions | undefined;
-  private infos: RuleInfo[] | undefined;
 
   private constructor(
     private readonly base: CompiledBase,
     private readonly shift: number,
   ) {
+    super();
     this.agent = base.agent;
     this.count = base.count;
   }
@@ -40,16 +38,6 @@ export class ShiftedRules implements RankedRules {
     if (shift === 0) return rules;
     if (rules instanceof ShiftedRules) return ShiftedRules.by(rules.base, rules.shift + shift);
     return new ShiftedRules(rules, shift);
-  }
-
-  /** Without the base's: it is counted where it was compiled (see layeredOn). */
-  get byteSize(): number {
-    return OWN_BYTES;
-  }
-
-  get rules(): readonly RuleInfo[] {
-    this.infos ??= ruleInfos(this);
-    return this.infos;
   }
 
   rankOf(s: string, start: number, end: number): number {
@@ -74,16 +62,6 @@ export class ShiftedRules implements RankedRules {
 
   ruleAt(rank: number): string {
     return this.base.ruleAt(rank);
-  }
-
-  checkPath(pathAndQuery: string): Decision {
-    this.decisions ??= new Decisions();
-    return this.decisions.of(this, this.decide(pathAndQuery));
-  }
-
-  check(url: string): Decision {
-    this.decisions ??= new Decisions();
-    return this.decisions.of(this, this.decideUrl(url));
   }
 }
 
@@ -115,7 +93,7 @@ function fallbackKind(o: OrderedRules): number {
  * pattern length, Allow first on a tie, then file order (see orderRules); every base rule comes before
  * every appended one in file order, so the better of each side's decision is the merged decision.
  */
-export class AppendedRules implements RankedRules {
+export class AppendedRules extends RankedView implements RankedRules {
   readonly agent: string;
   readonly count: number;
   private readonly nb: number;
@@ -132,9 +110,6 @@ export class AppendedRules implements RankedRules {
   private readonly fallbackRank: number;
   /** The base's ranks are those `baseGroups` order to (never expected otherwise, but then unusable). */
   private readonly consistent: boolean;
-  /** Made on the first `check`: the pipeline reads ranks, not Decisions. */
-  private decisions: Decisions | undefined;
-  private infos: RuleInfo[] | undefined;
 
   private constructor(
     private readonly base: RankedRules,
@@ -144,6 +119,7 @@ export class AppendedRules implements RankedRules {
     /** How many lines further down the appended rules are here than in `extra` (see appendedPart). */
     private readonly extraShift: number,
   ) {
+    super();
     this.agent = base.agent;
     const ob = orderRules(baseGroups);
     this.nb = ob.patterns.length;
@@ -197,7 +173,7 @@ export class AppendedRules implements RankedRules {
   }
 
   /** Without the base's: it is counted where it was compiled (see layeredOn). */
-  get byteSize(): number {
+  override get byteSize(): number {
     return OWN_BYTES + 8 * this.before.length + this.extra.byteSize;
   }
 
@@ -256,21 +232,6 @@ export class AppendedRules implements RankedRules {
     if (rank < this.nb) return this.base.ruleAt(rank);
     if (rank < this.nb + this.nx) return this.extra.ruleAt(rank - this.nb);
     return this.fallbackSide!.ruleAt(this.fallbackRank);
-  }
-
-  get rules(): readonly RuleInfo[] {
-    this.infos ??= ruleInfos(this);
-    return this.infos;
-  }
-
-  checkPath(pathAndQuery: string): Decision {
-    this.decisions ??= new Decisions();
-    return this.decisions.of(this, this.decide(pathAndQuery));
-  }
-
-  check(url: string): Decision {
-    this.decisions ??= new Decisions();
-    return this.decisions.of(this, this.decideUrl(url));
   }
 }
 

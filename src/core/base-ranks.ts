@@ -2,18 +2,16 @@
 // AppendedRules.baseRanks): both versions then share one rank space, so one set of verdict texts and
 // rule counters serves the rows judged under either.
 
-import { Decisions, OWN_BYTES } from './rank-decisions.js';
-import type { CompiledRules, Decision, RuleInfo } from './types.js';
+import { RankedView } from './rank-decisions.js';
+import type { CompiledRules } from './types.js';
 
 /**
  * The rules an AppendedRules stands on, deciding as they do but in its ranks: their pattern ranks are
  * the same there, and their empty-pattern rule is its fallback. Rank facts are the layered set's.
  */
-export class BaseRanks implements CompiledRules {
+export class BaseRanks extends RankedView {
   readonly agent: string;
   readonly count: number;
-  /** Made on the first `check`: the pipeline reads ranks, not Decisions. */
-  private decisions: Decisions | undefined;
 
   constructor(
     private readonly base: CompiledRules,
@@ -23,16 +21,9 @@ export class BaseRanks implements CompiledRules {
     private readonly fallback: number,
     private readonly layered: CompiledRules,
   ) {
+    super();
     this.agent = layered.agent;
     this.count = layered.count;
-  }
-
-  get byteSize(): number {
-    return OWN_BYTES;
-  }
-
-  get rules(): readonly RuleInfo[] {
-    return this.layered.rules;
   }
 
   decide(pathAndQuery: string): number {
@@ -56,15 +47,5 @@ export class BaseRanks implements CompiledRules {
 
   ruleAt(rank: number): string {
     return this.layered.ruleAt(rank);
-  }
-
-  checkPath(pathAndQuery: string): Decision {
-    this.decisions ??= new Decisions();
-    return this.decisions.of(this, this.decide(pathAndQuery));
-  }
-
-  check(url: string): Decision {
-    this.decisions ??= new Decisions();
-    return this.decisions.of(this, this.decideUrl(url));
   }
 }

@@ -9,12 +9,14 @@ import { pathArb, pathFromPatternArb, patternArb, robotsWithPoolArb } from '../h
 
 const AGENTS = ['Googlebot', 'FooBot', 'BarBot'];
 
-/** Every way `rules` answers a path: the Decision, and the rank's facts as the pipeline reads them. */
+/** Every way `rules` answers a path: the Decision, the rank's facts as the pipeline reads them, its listed rule. */
 function answers(rules: CompiledRules, path: string) {
   const rank = rules.decide(path);
   return {
     decision: rules.checkPath(path),
     viaRank: rank < 0 ? null : [rules.allowedAt(rank), rules.lineAt(rank), rules.ruleAt(rank)],
+    listed: rank < 0 ? null : rules.rules[rank],
+    listedAll: rules.rules.length === rules.count && rules.rules.every(Object.isFrozen),
     url: rules.check(`https://example.com${path}`),
   };
 }

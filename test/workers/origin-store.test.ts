@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppendedRules } from '../../src/core/appended-rules.js';
 import { matchRow } from '../../src/workers/match-row.js';
-import { OriginStore } from '../../src/workers/origin-store.js';
+import { type OriginEntry, OriginStore } from '../../src/workers/origin-store.js';
 import type { WirePolicy, WireVersion } from '../../src/workers/protocol.js';
 import { DirPolicySource } from '../../src/workers/robots-dir-reader.js';
 import { usedAfterGc } from '../helpers/heap.js';
@@ -12,6 +12,13 @@ import { config, parsedPolicy } from './classify-fixtures.js';
 
 function policy(body: string): WirePolicy {
   return parsedPolicy(body, 'https://a-rather-long-host-name.example');
+}
+
+/** A row's verdict text for `agents` agents at time `t`, judged by the entry the store picks for it. */
+function judgeAt(store: OriginStore, e: OriginEntry, path: string, t: number, agents: number): string {
+  const pick = { reason: null, ageMs: 0, rules: null };
+  const v = store.pick(e, t, 2, pick)!;
+  return matchRow(store, v, path, agents, new Uint8Array(agents), 0, t, pick.rules);
 }
 
 /** As of a time, by the first column, no grace and no age limit. */
@@ -183,12 +190,7 @@ describe('OriginStore', () => {
     // That entry stands for the origin too: a row's pick finds the entry it judges by already loaded.
     expect(e).toBe(v1);
     expect(e.history!.views!.map((r) => r === null)).toEqual([false, true, false]);
-    const classes = new Uint8Array(1);
-    const judge = (path: string, t: number) => {
-      const pick = { reason: null, ageMs: 0, rules: null };
-      const v = store.pick(e, t, 2, pick)!;
-      return matchRow(store, v, path, 1, classes, 0, t, pick.rules);
-    };
+    const judge = (path: string, t: number) => judgeAt(store, e, path, t, 1);
     expect(judge('/searching', 160)).toBe(',false,disallowed_explicit,63,Disallow: /search,false,200,\n');
     expect(judge('/p7/x', 160)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n');
     expect(judge('/searching', 10)).toBe(',true,allowed_implicit,,,,200,\n');
@@ -215,12 +217,7 @@ describe('OriginStore', () => {
     expect(v0).toBe(v1);
     expect(v2).toBe(v1);
     expect(e).toBe(v1);
-    const classes = new Uint8Array(2);
-    const judge = (path: string, t: number) => {
-      const pick = { reason: null, ageMs: 0, rules: null };
-      const v = store.pick(e, t, 2, pick)!;
-      return matchRow(store, v, path, 2, classes, 0, t, pick.rules);
-    };
+    const judge = (path: string, t: number) => judgeAt(store, e, path, t, 2);
     const implicit = ',true,allowed_implicit,,,';
     expect(judge('/b', 10)).toBe(`${implicit}${implicit},200,\n`);
     expect(judge('/b', 160)).toBe(`${implicit},false,disallowed_explicit,7,Disallow: /b,false,200,\n`);
@@ -241,12 +238,7 @@ describe('OriginStore', () => {
     );
     const [a0, a1] = shared.history!.versions;
     expect(a0).toBe(a1);
-    const classes = new Uint8Array(1);
-    const judge = (e: typeof shared, path: string, t: number) => {
-      const pick = { reason: null, ageMs: 0, rules: null };
-      const v = store.pick(e, t, 2, pick)!;
-      return matchRow(store, v, path, 1, classes, 0, t, pick.rules);
-    };
+    const judge = (e: typeof shared, path: string, t: number) => judgeAt(store, e, path, t, 1);
     expect(judge(shared, '/x', 10)).toBe(',true,allowed_explicit,2,Disallow: ,,200,\n');
     expect(judge(shared, '/q/r', 10)).toBe(',true,allowed_explicit,2,Disallow: ,,200,\n');
     expect(judge(shared, '/q/r', 110)).toBe(',false,disallowed_explicit,6,Disallow: /q/r,false,200,\n');
