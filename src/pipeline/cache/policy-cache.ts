@@ -50,27 +50,29 @@ const COLUMNS = `v.id, v.origin, v.outcome, v.robots_url, v.final_url, v.status,
   v.bytes, v.truncated, v.etag, v.last_modified, v.valid_from, v.valid_to, v.fetched_at, v.expires_at, v.source`;
 
 /**
- * What an as-of run reads of each version: a third of the row's text columns fewer (its id, origin,
- * validators and expiry are never used), measured ≈ 15 % less CPU per origin's history.
+ * What an as-of run reads of each version, in this order: a third of the row's text columns fewer (its id,
+ * origin, validators and expiry are never used), measured ≈ 15 % less CPU per origin's history.
  */
 const JUDGED_COLUMNS = `v.outcome, v.robots_url, v.final_url, v.status, v.error_code, v.sha256, v.truncated,
-  v.valid_from, v.fetched_at, v.source`;
+  v.valid_from, v.fetched_at, v.source, b.body`;
 
-/** A stored version as `judgedHistory` reads it. */
-export type JudgedRow = Pick<
-  Row,
-  | 'outcome'
-  | 'robots_url'
-  | 'final_url'
-  | 'status'
-  | 'error_code'
-  | 'sha256'
-  | 'truncated'
-  | 'valid_from'
-  | 'fetched_at'
-  | 'source'
-  | 'body'
->;
+/**
+ * A stored version as `judgedHistory` reads it: an array in JUDGED_COLUMNS' order (a row object with
+ * named keys cost ≈ 15 % more CPU to read).
+ */
+export type JudgedRow = [
+  outcome: Row['outcome'],
+  robotsUrl: Row['robots_url'],
+  finalUrl: Row['final_url'],
+  status: Row['status'],
+  errorCode: Row['error_code'],
+  sha256: Row['sha256'],
+  truncated: Row['truncated'],
+  validFrom: Row['valid_from'],
+  fetchedAt: Row['fetched_at'],
+  source: Row['source'],
+  body: Row['body'],
+];
 
 export function fromRow(r: Row): CachedVersion {
   return {
@@ -127,10 +129,12 @@ export class PolicyCache {
         `${select} WHERE v.origin = ? AND v.outcome = 'parsed' AND v.fetched_at >= ? ORDER BY v.fetched_at DESC LIMIT 1`,
       ),
       history: db.prepare(`${select} WHERE v.origin = ? ORDER BY v.valid_from, v.id`),
-      judged: db.prepare(
-        `SELECT ${JUDGED_COLUMNS}, b.body FROM versions v LEFT JOIN bodies b ON b.sha256 = v.sha256
-         WHERE v.origin = ? ORDER BY v.valid_from, v.id`,
-      ),
+      judged: db
+        .prepare(
+          `SELECT ${JUDGED_COLUMNS} FROM versions v LEFT JOIN bodies b ON b.sha256 = v.sha256
+           WHERE v.origin = ? ORDER BY v.valid_from, v.id`,
+        )
+        .raw(),
       versions: db.prepare(
         `SELECT ${COLUMNS} FROM versions v WHERE v.origin = ? ORDER BY v.valid_from, v.id`,
       ),

@@ -15,29 +15,45 @@ export function createHistoryProvider(options: Pick<Options, 'cache'>): HistoryP
     async history(origin: Origin): Promise<PolicyVersion[]> {
       const key = originKey(origin);
       // Straight from the rows: the columns a row is judged by, no intermediate version object.
-      return cache.judgedHistory(key).map((r) => ({
-        policy: {
-          origin: key,
-          outcome: r.outcome,
-          source: 'cache',
-          robotsUrl: r.robots_url,
-          finalUrl: r.final_url,
-          status: r.status,
-          errorCode: r.error_code,
-          fetchedAt: r.fetched_at,
-          expiresAt: r.fetched_at,
-          body: r.body ?? null,
-          sha256: r.sha256,
-          bytes: r.body?.length ?? 0,
-          truncated: r.truncated === 1,
-          etag: null,
-          lastModified: null,
-          stale: false,
-        },
-        validFrom: r.valid_from,
-        lastSeen: r.fetched_at,
-        source: r.source ?? 'fetch',
-      }));
+      return cache
+        .judgedHistory(key)
+        .map(
+          ([
+            outcome,
+            robotsUrl,
+            finalUrl,
+            status,
+            errorCode,
+            sha256,
+            truncated,
+            validFrom,
+            fetchedAt,
+            source,
+            body,
+          ]) => ({
+            policy: {
+              origin: key,
+              outcome,
+              source: 'cache',
+              robotsUrl,
+              finalUrl,
+              status,
+              errorCode,
+              fetchedAt,
+              expiresAt: fetchedAt,
+              body: body ?? null,
+              sha256,
+              bytes: body?.length ?? 0,
+              truncated: truncated === 1,
+              etag: null,
+              lastModified: null,
+              stale: false,
+            },
+            validFrom,
+            lastSeen: fetchedAt,
+            source: source ?? 'fetch',
+          }),
+        );
     },
     async get(): Promise<Policy> {
       throw new Error('an as-of run asks for histories, not policies');

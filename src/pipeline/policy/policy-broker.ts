@@ -190,9 +190,12 @@ export class PolicyBroker {
       }
       return w;
     });
-    const last = versions.at(-1)?.policy;
+    const last = history.at(-1);
     // The origin's own entry matches nothing (its versions do): its body would only be copied.
-    if (last !== undefined) return { ...toWire(key, last), body: null, history };
+    if (last !== undefined) {
+      const { outcome, status, sha256, robotsUrl, fetchedAt, truncated } = last;
+      return { key, outcome, status, body: null, sha256, robotsUrl, fetchedAt, truncated, history };
+    }
     return {
       key,
       outcome: 'not_cached',
