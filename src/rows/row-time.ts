@@ -3,7 +3,8 @@
  * RFC 3339 / ISO 8601 (`2024-01-31T23:59:59Z`, offsets, fractions, a space for the `T`, no zone = UTC),
  * epoch seconds or milliseconds (by magnitude, or as `format` says), Apache/NGINX access-log time
  * (`10/Oct/2000:13:55:36 -0700`, brackets optional), WARC/CDX 14 digits (`20240131235959`), and
- * HTTP-date (`Wed, 31 Jan 2024 23:59:59 GMT`). Anything else, or an impossible date, is NaN.
+ * HTTP-date (`Wed, 31 Jan 2024 23:59:59 GMT`, and the RFC 850 and asctime forms). Anything else, or an
+ * impossible date, is NaN.
  */
 
 export type TimeFormat = 'auto' | 'epoch-s' | 'epoch-ms';
@@ -28,11 +29,15 @@ const MONTHS: Record<string, number> = {
   dec: 12,
 };
 
+// The offset's minutes may be left out (`+00`: PostgreSQL's timestamptz text).
 const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 const CLF = /^\[?(\d{1,2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\s+([+-])(\d{2}):?(\d{2}))?\]?$/;
 const HTTP_DATE =
   /^(?:[A-Za-z]{3},\s*)?(\d{1,2})[ -]([A-Za-z]{3})[ -](\d{4}) (\d{2}):(\d{2}):(\d{2}) (?:GMT|UTC|\+0000)$/;
+/** HTTP-date's obsolete forms, which RFC 9110 §5.6.7 says recipients must read: RFC 850 and asctime. */
+const RFC850_DATE = /^[A-Za-z]+,\s*(\d{2})-([A-Za-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const ASCTIME_DATE = /^[A-Za-z]{3} ([A-Za-z]{3}) +(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
 const DIGITS14 = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/;
 const EPOCH = /^-?\d{1,16}(?:\.\d{1,9})?$/;
 
@@ -67,7 +72,7 @@ function utc(y: number, mo: number, d: number, h: number, mi: number, s: number,
 function offsetMs(sign: string | undefined, hh: string | undefined, mm: string | undefined): number {
   if (sign === undefined) return 0;
   const h = Number(hh);
-  const m = Number(mm);
+  const m = mm === undefined ? 0 : Number(mm);
   if (h > 23 || m > 59) return Number.NaN;
   return (sign === '-' ? -1 : 1) * (h * 60 + m) * 60_000;
 }
@@ -160,6 +165,20 @@ function parseOther(value: string, format: TimeFormat): number {
     const mo = MONTHS[m[2]!.toLowerCase()];
     if (mo === undefined) return Number.NaN;
     return utc(+m[3]!, mo, +m[1]!, +m[4]!, +m[5]!, +m[6]!, 0);
+  }
+  m = RFC850_DATE.exec(v);
+  if (m !== null) {
+    const mo = MONTHS[m[2]!.toLowerCase()];
+    if (mo === undefined) return Number.NaN;
+    // A fixed pivot, not RFC 9110's "50 years from now": an audit's answer must not depend on when it runs.
+    const yy = +m[3]!;
+    return utc(yy < 70 ? 2000 + yy : 1900 + yy, mo, +m[1]!, +m[4]!, +m[5]!, +m[6]!, 0);
+  }
+  m = ASCTIME_DATE.exec(v);
+  if (m !== null) {
+    const mo = MONTHS[m[1]!.toLowerCase()];
+    if (mo === undefined) return Number.NaN;
+    return utc(+m[6]!, mo, +m[2]!, +m[3]!, +m[4]!, +m[5]!, 0);
   }
   return Number.NaN;
 }

@@ -24,6 +24,13 @@ describe('parseTime', () => {
       '31/Jan/2024:15:59:59 -0800',
       'Wed, 31 Jan 2024 23:59:59 GMT',
       '31 Jan 2024 23:59:59 GMT',
+      // PostgreSQL's timestamptz text: an offset of hours only.
+      '2024-01-31 23:59:59+00',
+      '2024-02-01 01:59:59+02',
+      '2024-01-31 18:59:59.000-05',
+      // HTTP-date's obsolete forms (RFC 9110 §5.6.7): RFC 850, asctime.
+      'Wednesday, 31-Jan-24 23:59:59 GMT',
+      'Wed Jan 31 23:59:59 2024',
     ];
     for (const f of forms) expect(parseTime(f), f).toBe(T);
   });
@@ -76,6 +83,13 @@ describe('parseTime', () => {
     expect(parseTime('1706745599.25')).toBe(T + 250);
   });
 
+  it('reads an RFC 850 two-digit year as 2000–2069 or 1970–1999, whenever the audit runs', () => {
+    expect(parseTime('Sunday, 06-Nov-94 08:49:37 GMT')).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
+    expect(parseTime('Thursday, 01-Jan-70 00:00:00 GMT')).toBe(0);
+    expect(parseTime('Friday, 31-Dec-69 23:59:59 GMT')).toBe(Date.UTC(2069, 11, 31, 23, 59, 59));
+    expect(parseTime('Sun Nov  6 08:49:37 1994')).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
+  });
+
   it('reads epoch numbers as the format says when it is forced', () => {
     expect(parseTime('1706745599', 'epoch-s')).toBe(T);
     expect(parseTime('1706745599', 'epoch-ms')).toBe(1706745599);
@@ -97,6 +111,11 @@ describe('parseTime', () => {
       '1e9',
       '0x10',
       'Wed, 31 Jan 2024 23:59:59 PST',
+      '2024-01-31T23:59:59+2',
+      '2024-01-31T23:59:59+24',
+      'Wednesday, 31-Jan-24 23:59:59 PST',
+      'Wednesday, 31-Foo-24 23:59:59 GMT',
+      'Wed Feb 30 23:59:59 2024',
     ]) {
       expect(parseTime(bad), bad).toBeNaN();
     }
