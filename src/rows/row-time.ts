@@ -29,9 +29,10 @@ const MONTHS: Record<string, number> = {
   dec: 12,
 };
 
-// The offset's minutes may be left out (`+00`: PostgreSQL's timestamptz text).
+// The offset's minutes may be left out (`+00`: PostgreSQL's timestamptz text); ` UTC` is BigQuery's and
+// Presto's zone.
 const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(?:([Zz]|UTC|GMT)|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 const CLF = /^\[?(\d{1,2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\s+([+-])(\d{2}):?(\d{2}))?\]?$/;
 const HTTP_DATE =
   /^(?:[A-Za-z]{3},\s*)?(\d{1,2})[ -]([A-Za-z]{3})[ -](\d{4}) (\d{2}):(\d{2}):(\d{2}) (?:GMT|UTC|\+0000)$/;

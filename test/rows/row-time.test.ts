@@ -28,6 +28,10 @@ describe('parseTime', () => {
       '2024-01-31 23:59:59+00',
       '2024-02-01 01:59:59+02',
       '2024-01-31 18:59:59.000-05',
+      // BigQuery's and Presto's text: a zone name.
+      '2024-01-31 23:59:59 UTC',
+      '2024-01-31 23:59:59.000000 UTC',
+      '2024-01-31T23:59:59GMT',
       // HTTP-date's obsolete forms (RFC 9110 §5.6.7): RFC 850, asctime.
       'Wednesday, 31-Jan-24 23:59:59 GMT',
       'Wed Jan 31 23:59:59 2024',
@@ -112,6 +116,7 @@ describe('parseTime', () => {
       '0x10',
       'Wed, 31 Jan 2024 23:59:59 PST',
       '2024-01-31T23:59:59+2',
+      '2024-01-31 23:59:59 PST',
       '2024-01-31T23:59:59+24',
       'Wednesday, 31-Jan-24 23:59:59 PST',
       'Wednesday, 31-Foo-24 23:59:59 GMT',
