@@ -3,6 +3,8 @@
  * line, names case-insensitive, folded continuation lines joined, repeated names joined with `, `.
  */
 
+import { parseTime } from '../../rows/row-time.js';
+
 export type Headers = Map<string, string>;
 
 export interface Head {
@@ -79,7 +81,8 @@ export function parseWarcDate(text: string | undefined): number | null {
     text.trim(),
   );
   if (m === null) return null;
-  const ms = Date.parse(text.trim());
+  // As a row's time is read: Date.parse would take 2024-02-30 for March 1st.
+  const ms = parseTime(text.trim());
   return Number.isFinite(ms) ? ms : null;
 }
 
