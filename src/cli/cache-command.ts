@@ -273,7 +273,10 @@ export const CACHE_SUBCOMMANDS = [
   sub(
     'cache show',
     'Every stored version of an origin (or of every origin of a bare host), current body last',
-    { ...json, at: { type: 'string', describe: 'Only the version in force at this RFC 3339 time' } },
+    {
+      ...json,
+      at: { type: 'string', describe: 'Only the version in force at this time (RFC 3339, epoch, …)' },
+    },
     (lib, options, argv) => show(lib, options, String(argv.origin), argv.at),
     { name: 'origin', describe: 'https://host[:port] or a bare host' },
   ),

@@ -466,8 +466,15 @@ describe('cache show: sources and --at', () => {
       stdout:
         'https://s.example: no version in force at 2023-12-31T23:59:59.000Z (the first is from 2024-01-01T00:00:00.000Z)\n',
     });
-    const bad = await show('--at', 'yesterday');
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('Not an RFC 3339 time');
+    // Any form a row's time takes: an access-log time, epoch seconds.
+    const clf = await show('--at', '[15/Feb/2024:13:00:00 +0100]', '--json');
+    expect(JSON.parse(clf.stdout).at).toBe('2024-02-15T12:00:00.000Z');
+    const epoch = await show('--at', String(Date.UTC(2024, 2, 1) / 1000), '--json');
+    expect(JSON.parse(epoch.stdout).version.sha256).toBe(sha256(B));
+    for (const text of ['yesterday', '2024-02-30T00:00:00Z']) {
+      const bad = await show('--at', text);
+      expect(bad.code, text).toBe(2);
+      expect(bad.stderr).toContain(`Not a time: ${JSON.stringify(text)}`);
+    }
   });
 });

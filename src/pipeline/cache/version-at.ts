@@ -1,23 +1,19 @@
 import { RobotsAuditError } from '../../core/errors.js';
+import { parseTime } from '../../rows/row-time.js';
 import type { CachedVersion } from './cache-types.js';
 
 /** Which stored version was in force at a given time (`cache show --at`). */
 
-const RFC3339 = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:\d\d)$/;
-const DATE_ONLY = /^\d{4}-\d\d-\d\d$/;
-
-/** An RFC 3339 time (`2024-01-31T23:59:59Z`, offsets and fractions allowed) or a UTC date, as epoch ms. */
+/**
+ * A time in any form a row's time or `--as-of` takes (RFC 3339, epoch seconds or milliseconds, access-log
+ * time, 14 digits, HTTP-date; see parseTime), as epoch ms: what an audit shows, `--at` looks up.
+ */
 export function parseInstant(text: string): number {
-  const t = text.trim();
-  const ms = RFC3339.test(t)
-    ? Date.parse(t.replace(' ', 'T'))
-    : DATE_ONLY.test(t)
-      ? Date.parse(`${t}T00:00:00Z`)
-      : NaN;
+  const ms = parseTime(text);
   if (!Number.isFinite(ms)) {
     throw new RobotsAuditError(
       'ERR_USAGE',
-      `Not an RFC 3339 time: ${JSON.stringify(text)} (give e.g. 2024-01-31T23:59:59Z)`,
+      `Not a time: ${JSON.stringify(text)} (give e.g. 2024-01-31T23:59:59Z, or a time as a row's time is written)`,
     );
   }
   return ms;
