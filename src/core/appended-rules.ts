@@ -8,7 +8,7 @@ import { BaseRanks } from './base-ranks.js';
 import { CompiledBase, decideBy, decideUrlBy, type RankedRules } from './compile.js';
 import type { Group } from './group.js';
 import { OWN_BYTES, RankedView } from './rank-decisions.js';
-import { type OrderedRules, orderRules } from './rule-order.js';
+import { type OrderedRules, orderKeys } from './rule-order.js';
 import type { CompiledRules } from './types.js';
 
 /**
@@ -70,20 +70,20 @@ function orderKey(o: OrderedRules, r: number): number {
   return o.patterns[r]!.length * 2 + (o.facts.allowed(r) ? 1 : 0);
 }
 
-/** How many pattern ranks of `o` have an order key ≥ `key` (a prefix: keys never grow along ranks). */
-function ranksBefore(o: OrderedRules, key: number): number {
+/** How many of `keys` (order keys by rank, never growing) are ≥ `key`. */
+function ranksBefore(keys: readonly number[], key: number): number {
   let lo = 0;
-  let hi = o.patterns.length;
+  let hi = keys.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (orderKey(o, mid) >= key) lo = mid + 1;
+    if (keys[mid]! >= key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** 2 when the ordered rules' fallback is an empty Allow, 1 an empty Disallow, 0 when there is none. */
-function fallbackKind(o: OrderedRules): number {
+/** 2 when the rules' fallback is an empty Allow, 1 an empty Disallow, 0 when there is none. */
+function fallbackKind(o: { fallback: number; fallbackAllows: boolean }): number {
   return o.fallback < 0 ? 0 : o.fallbackAllows ? 2 : 1;
 }
 
@@ -121,12 +121,13 @@ export class AppendedRules extends RankedView implements RankedRules {
   ) {
     super();
     this.agent = base.agent;
-    const ob = orderRules(baseGroups);
-    this.nb = ob.patterns.length;
+    // The base's order keys only: its patterns and rule texts are the base's to keep.
+    const ob = orderKeys(baseGroups);
+    this.nb = ob.keys.length;
     this.nx = ox.patterns.length;
     // Exactly sized: a pushed-to array keeps room to grow, per layered rule set.
     const before = new Array<number>(this.nx);
-    for (let r = 0; r < this.nx; r++) before[r] = ranksBefore(ob, orderKey(ox, r));
+    for (let r = 0; r < this.nx; r++) before[r] = ranksBefore(ob.keys, orderKey(ox, r));
     this.before = before;
     // The first empty Allow, else the first empty Disallow, over both sides (the base's come first).
     const kb = fallbackKind(ob);

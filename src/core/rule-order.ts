@@ -44,6 +44,75 @@ const scratch = new Scratch((n) => new Float64Array(n), 96, 6 * 1024);
  * line reaching a priority). So the first pattern that matches decides.
  */
 export function orderRules(groups: readonly Group[]): OrderedRules {
+  const c = sortedCandidates(groups);
+  // Many real files have no rule for a given agent: they share one answer.
+  if (c === null) return NO_RULES;
+  const { n, keys, at, escaped, emptyGroup, emptyAllowed } = c;
+  const count = emptyGroup < 0 ? n : n + 1;
+  const patterns: string[] = new Array(n);
+  const facts = new RuleFactsWriter(count);
+  for (let r = 0; r < n; r++) {
+    const p = keys[r]! % 2 ** 32;
+    const g = groups[keys[at + 2 * p]!]!;
+    const kk = keys[at + 2 * p + 1]!;
+    const k = kk >> 1;
+    const value = g.body.slice(g.valueStart(k), g.valueEnd(k));
+    let pattern = escaped?.[p] ?? value;
+    if ((kk & 1) === 1) pattern = `${pattern.slice(0, indexHtmSlash(pattern, 0, pattern.length) + 1)}$`;
+    patterns[r] = pattern;
+    facts.add(g.allowedAt(k), g.lineAt(k), true, g.plain ? value : binaryToText(value));
+  }
+  if (emptyGroup >= 0) {
+    // An empty Disallow allows as the fallback; its text keeps its own key.
+    facts.add(true, groups[emptyGroup]!.lineAt(c.emptyRule), emptyAllowed, emptyAllowed ? '' : DISALLOW_KEY);
+  }
+  return { patterns, facts: facts.done(), fallback: emptyGroup < 0 ? -1 : n, fallbackAllows: emptyAllowed };
+}
+
+/** The decision order of `groups`' rules reduced to what comparing it with another's needs (see orderKeys). */
+export interface OrderKeys {
+  /** Per pattern rank: its pattern's length × 2, + 1 for an Allow (greater decides first). */
+  readonly keys: readonly number[];
+  /** As OrderedRules' (here `keys.length` when there is an empty-pattern rule). */
+  readonly fallback: number;
+  readonly fallbackAllows: boolean;
+}
+
+/**
+ * `orderRules(groups)`'s order keys, read off the sorted candidates without making the patterns or the
+ * rule texts: a later version layered on these rules (AppendedRules) only compares its keys with them.
+ */
+export function orderKeys(groups: readonly Group[]): OrderKeys {
+  const c = sortedCandidates(groups);
+  if (c === null) return { keys: [], fallback: -1, fallbackAllows: false };
+  const keys = new Array<number>(c.n);
+  for (let r = 0; r < c.n; r++) {
+    const hi = Math.floor(c.keys[r]! / 2 ** 32);
+    keys[r] = (MAX_PATTERN - (hi >> 1)) * 2 + ((hi & 1) === 0 ? 1 : 0);
+  }
+  return { keys, fallback: c.emptyGroup < 0 ? -1 : c.n, fallbackAllows: c.emptyAllowed };
+}
+
+/** Candidates of `groups` sorted into decision order in the scratch array (read before the next call). */
+interface Candidates {
+  n: number;
+  /** [0, n): sort keys, in order; from `at`: each candidate's group index and rule index × 2 (+ 1: index.htm). */
+  keys: Float64Array;
+  at: number;
+  /** Patterns that escaping changed, by candidate. */
+  escaped: string[] | undefined;
+  /** The fallback's group (-1: none) and rule, and whether it is an Allow. */
+  emptyGroup: number;
+  emptyRule: number;
+  emptyAllowed: boolean;
+}
+
+/**
+ * Each rule's candidate patterns, sorted: a key is (MAX_PATTERN - length) × 2 (+ 1 for a Disallow) above
+ * 2³² plus the candidate's position, so sorting numbers orders by length, Allow first, then file order.
+ * Null when there is no rule at all.
+ */
+function sortedCandidates(groups: readonly Group[]): Candidates | null {
   let total = 0;
   for (const g of groups) total += g.ruleCount;
   // Each rule gives at most two candidates: [0, n) their sort keys, then from `at` each one's group
@@ -100,29 +169,10 @@ export function orderRules(groups: readonly Group[]): OrderedRules {
       n++;
     }
   }
-  // Many real files have no rule for a given agent: they share one answer.
-  if (n === 0 && emptyGroup < 0) return NO_RULES;
+  if (n === 0 && emptyGroup < 0) return null;
   // Candidates arrive in file order, so the position breaks ties by line; a numeric key sorts natively.
   keys.subarray(0, n).sort();
-  const count = emptyGroup < 0 ? n : n + 1;
-  const patterns: string[] = new Array(n);
-  const facts = new RuleFactsWriter(count);
-  for (let r = 0; r < n; r++) {
-    const c = keys[r]! % 2 ** 32;
-    const g = groups[keys[at + 2 * c]!]!;
-    const kk = keys[at + 2 * c + 1]!;
-    const k = kk >> 1;
-    const value = g.body.slice(g.valueStart(k), g.valueEnd(k));
-    let pattern = escaped?.[c] ?? value;
-    if ((kk & 1) === 1) pattern = `${pattern.slice(0, indexHtmSlash(pattern, 0, pattern.length) + 1)}$`;
-    patterns[r] = pattern;
-    facts.add(g.allowedAt(k), g.lineAt(k), true, g.plain ? value : binaryToText(value));
-  }
-  if (emptyGroup >= 0) {
-    // An empty Disallow allows as the fallback; its text keeps its own key.
-    facts.add(true, groups[emptyGroup]!.lineAt(emptyRule), emptyAllowed, emptyAllowed ? '' : DISALLOW_KEY);
-  }
-  return { patterns, facts: facts.done(), fallback: emptyGroup < 0 ? -1 : n, fallbackAllows: emptyAllowed };
+  return { n, keys, at, escaped, emptyGroup, emptyRule, emptyAllowed };
 }
 
 /** Where the index.htm part of the Allow pattern `s[start, end)` starts (its last '/'), or -1. */

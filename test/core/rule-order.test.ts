@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { orderRules } from '../../src/core/rule-order.js';
+import { orderKeys, orderRules } from '../../src/core/rule-order.js';
+import { patternArb } from '../helpers/robots-arbitraries.js';
 import { groupOf, linesOf, ruleSpec as rule } from '../helpers/rule-groups.js';
 
 describe('orderRules', () => {
@@ -72,5 +74,35 @@ describe('orderRules', () => {
     expect(none).toBe(orderRules([]));
     expect([none.patterns, none.facts.count, none.fallback]).toEqual([[], 0, -1]);
     expect(orderRules(groupOf([rule(false, '', 1)])).facts.count).toBe(1);
+  });
+});
+
+describe('orderKeys', () => {
+  it("gives orderRules' pattern lengths × 2 (+ 1 for an Allow) and fallback, index.htm and escaped patterns included (property)", () => {
+    const valueArb = fc.oneof(
+      patternArb,
+      fc.constantFrom(
+        '',
+        '/',
+        '/a/index.html',
+        '/index.htm',
+        '/x/index.htmlx',
+        '/caf%c3%a9',
+        '/café',
+        '/%7e',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), valueArb), { maxLength: 12 }), (rules) => {
+        const groups = groupOf(rules.map(([allowed, value], i) => rule(allowed, value, i + 1)));
+        const o = orderRules(groups);
+        expect(orderKeys(groups)).toEqual({
+          keys: o.patterns.map((p, r) => p.length * 2 + (o.facts.allowed(r) ? 1 : 0)),
+          fallback: o.fallback,
+          fallbackAllows: o.fallbackAllows,
+        });
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
