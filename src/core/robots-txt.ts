@@ -226,7 +226,7 @@ export function compileVersions(
           if (made !== undefined) return made;
           const on = AppendedRules.on(base, baseGroups, groups);
           if (on === undefined) continue;
-          if (agents.length > 1) layered.set(key, on);
+          layered.set(key, on);
           return on;
         }
         return robots.compile(agent);

@@ -1,3 +1,4 @@
+import type { CompiledRules } from '../core/index.js';
 import { parseTimeIn } from '../rows/row-time.js';
 import { ageBucket } from './history.js';
 import type { OriginEntry, OriginStore, Pick } from './origin-store.js';
@@ -29,11 +30,20 @@ export class AsOfTally {
   readonly pick: Pick = { reason: null, ageMs: 0, rules: null };
 
   /**
-   * The entry that judges a row of as-of origin `e` at time `t` (see OriginStore.pick), the row counted
-   * when there is one; undefined when the origin must be asked for again.
+   * The entry that judges row `i` of as-of origin `e` at time `t` (see OriginStore.pick), the row counted
+   * when there is one, and the rules it decides by there in `views[i]` (Pick's `rules`); undefined when the
+   * origin must be asked for again.
    */
-  entryAt(store: OriginStore, e: OriginEntry, t: number, stamp: number): OriginEntry | undefined {
+  entryAt(
+    store: OriginStore,
+    e: OriginEntry,
+    t: number,
+    stamp: number,
+    views: (CompiledRules[] | null)[],
+    i: number,
+  ): OriginEntry | undefined {
     const v = store.pick(e, t, stamp, this.pick);
+    views[i] = this.pick.rules;
     if (v !== undefined) this.count();
     return v;
   }

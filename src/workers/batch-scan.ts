@@ -152,10 +152,8 @@ export class BatchScanner {
     if (slot.hostMismatch) scan.hostMismatch++;
     let e = this.store.find(slot.scheme, slot.host, slot.port, stamp);
     // As of a time: the version in force then (undefined when it must be asked for again).
-    if (e !== undefined && scan.asOf !== null) {
-      e = scan.asOf.entryAt(this.store, e, rows.times[i]!, stamp);
-      rows.views[i] = scan.asOf.pick.rules;
-    }
+    if (e !== undefined && scan.asOf !== null)
+      e = scan.asOf.entryAt(this.store, e, rows.times[i]!, stamp, rows.views, i);
     if (e !== undefined) {
       // Owned here, or a hot origin adopted from its owner: judged locally.
       rows.paths[i] = slot.path;

@@ -168,10 +168,7 @@ function lookUp(req: ForeignRequest, store: OriginStore, stamp: number): Foreign
     const scheme = req.schemes[r] === 1 ? 'https' : 'http';
     let e = store.find(scheme, hosts[r]!, req.ports[r]!, stamp);
     // As of a time: the version in force at the row's time (undefined: ask for the origin again).
-    if (e !== undefined && asOf !== null) {
-      e = asOf.entryAt(store, e, times![r]!, stamp);
-      views![r] = asOf.pick.rules;
-    }
+    if (e !== undefined && asOf !== null) e = asOf.entryAt(store, e, times![r]!, stamp, views!, r);
     if (e === undefined) e = store.probeMissing(scheme, hosts[r]!, req.ports[r]!);
     if (e !== undefined) look.entries[r] = e;
     else {

@@ -38,10 +38,6 @@ export async function installPending(
     const key = keys[i];
     if (key === null || key === undefined) continue;
     const e = need.get(key)!.entry!;
-    if (asOf === null) entries[i] = e;
-    else {
-      entries[i] = asOf.entryAt(store, e, times![i]!, stamp)!;
-      views![i] = asOf.pick.rules;
-    }
+    entries[i] = asOf === null ? e : asOf.entryAt(store, e, times![i]!, stamp, views!, i)!;
   }
 }

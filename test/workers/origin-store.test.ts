@@ -30,6 +30,13 @@ const AS_OF = {
   maxAgeMs: Infinity,
 };
 
+/** A change reverted: the third version brings the first one's body back. */
+const REVERTED = [
+  'User-agent: *\nDisallow: /a\n',
+  'User-agent: *\nDisallow: /b\n',
+  'User-agent: *\nDisallow: /a\n',
+];
+
 /** An as-of origin's policy whose versions have these bodies, 100 ms apart (each body sent). */
 function historyOf(bodies: string[]): WirePolicy {
   return {
@@ -94,12 +101,7 @@ describe('OriginStore', () => {
 
   it('gives the versions of an as-of origin its names, one set of disallowed-row counters, and one rule counter per body', () => {
     const store = new OriginStore(config({ asOf: AS_OF }));
-    // The third version brings the first one's body back.
-    const p = historyOf([
-      'User-agent: *\nDisallow: /a\n',
-      'User-agent: *\nDisallow: /b\n',
-      'User-agent: *\nDisallow: /a\n',
-    ]);
+    const p = historyOf(REVERTED);
     const e = store.install(p, { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 }, 1);
     const versions = e.history!.versions;
     expect(versions).toHaveLength(3);
@@ -125,11 +127,7 @@ describe('OriginStore', () => {
 
   it('with evidence columns, gives each version its own entry, and versions with one body one rule counter', () => {
     const store = new OriginStore(config({ asOf: AS_OF, evidence: true }));
-    const p = historyOf([
-      'User-agent: *\nDisallow: /a\n',
-      'User-agent: *\nDisallow: /b\n',
-      'User-agent: *\nDisallow: /a\n',
-    ]);
+    const p = historyOf(REVERTED);
     const e = store.install(p, { scheme: 'https', host: 'x.example', port: 443 }, 1);
     const [v0, v1, v2] = e.history!.versions;
     // Each version's evidence names its own capture time: three entries, three tails.
@@ -142,11 +140,7 @@ describe('OriginStore', () => {
 
   it('gives versions that serve one body one entry, which still looks back from the version in force for the grace', () => {
     const store = new OriginStore(config({ asOf: { ...AS_OF, graceMs: 50 } }));
-    const p = historyOf([
-      'User-agent: *\nDisallow: /a\n',
-      'User-agent: *\nDisallow: /b\n',
-      'User-agent: *\nDisallow: /a\n',
-    ]);
+    const p = historyOf(REVERTED);
     const e = store.install(p, { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 }, 1);
     const [v0, v1, v2] = e.history!.versions;
     expect(v2).toBe(v0);
