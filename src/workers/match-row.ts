@@ -43,7 +43,8 @@ export function matchRow(
     return graced ? store.texts.graced(e, classes, at, path) : e.full[0]!;
   }
   if (agents === 1) {
-    const r = view === null ? e.first! : view[0]!;
+    // A spanned entry's only other rules (see OriginEntry.view): its first agent's held on the entry.
+    const r = view === null ? e.first! : (e.viewFirst ?? view[0]!);
     const idx = r.decide(path);
     const c = count(store, e, r, idx);
     if (c === V_DISALLOWED_EXPLICIT && e.version >= 0 && store.inGrace(e, 0, path, time)) {

@@ -55,6 +55,19 @@ export interface OriginEntry {
    * -1 on the origin's entry and outside as-of runs.
    */
   version: number;
+  /**
+   * As of a time, on an origin's entry that judges every version itself (HistorySpans): the array holding
+   * its versions' times, their offset there (-1: none, pick from `history`) and count; the versions whose
+   * rows decide by other rules than the entry's own (History.views, one set for all of them), a bit each,
+   * and those rules per agent, or null; the first agent's of them, held here as `first` is (a row with one
+   * agent loads them without going through the array).
+   */
+  spanData: Float64Array | null;
+  spanAt: number;
+  spanN: number;
+  viewMask: number;
+  view: CompiledRules[] | null;
+  viewFirst: CompiledRules | null;
 }
 
 /** Per agent, the rule counters of an origin serving `slot`'s body (one for agents that decide alike). */
@@ -113,17 +126,15 @@ export function newOriginEntry(
 ): OriginEntry {
   const tail = fixed?.tail ?? texts.tailText(p.status, texts.evidenceOf(p));
   const { key, host } = own ?? entryNames(p.key, origin);
-  const entry: OriginEntry = {
+  const entry = makeEntry({
     key,
     scheme: origin.scheme,
     host,
     port: origin.port,
-    next: undefined,
     fixedVerdict,
     slot,
     first: slot?.rules?.[0] ?? null,
     used: stamp,
-    dirty: false,
     parts: agents > 1 && slot !== null ? slotParts(slot) : shared.noParts,
     tail,
     full: fixed?.full ?? (slot === null ? [] : slotFull(slot, tail)),
@@ -134,14 +145,61 @@ export function newOriginEntry(
         ? shared.noCounts
         : (own?.disallowed ?? shared.noCounts),
     ruleHits: slot === null || own === undefined ? shared.noHits : newRuleHits(slot),
-    hitRules: null,
-    served: 0,
     shared: false,
-    history: null,
-    version: -1,
-  };
+  });
   if (fixedVerdict >= 0 && fixed === null) entry.full[0] = texts.fixedText(fixedVerdict, tail);
   return entry;
+}
+
+/** What tells entries apart when they are made; the other fields start alike. */
+export type EntryFields = {
+  [K in
+    | 'key'
+    | 'scheme'
+    | 'host'
+    | 'port'
+    | 'fixedVerdict'
+    | 'slot'
+    | 'first'
+    | 'used'
+    | 'parts'
+    | 'tail'
+    | 'full'
+    | 'disallowed'
+    | 'ruleHits'
+    | 'shared']: OriginEntry[K];
+};
+
+/** An entry made of `f`: every entry is made here, so all share one object shape (one hidden class). */
+export function makeEntry(f: EntryFields): OriginEntry {
+  return {
+    key: f.key,
+    scheme: f.scheme,
+    host: f.host,
+    port: f.port,
+    next: undefined,
+    fixedVerdict: f.fixedVerdict,
+    slot: f.slot,
+    first: f.first,
+    used: f.used,
+    dirty: false,
+    parts: f.parts,
+    tail: f.tail,
+    full: f.full,
+    disallowed: f.disallowed,
+    ruleHits: f.ruleHits,
+    hitRules: null,
+    served: 0,
+    shared: f.shared,
+    history: null,
+    version: -1,
+    spanData: null,
+    spanAt: -1,
+    spanN: 0,
+    viewMask: 0,
+    view: null,
+    viewFirst: null,
+  };
 }
 
 /** Whether the compiled rules of the entry, or of one of its versions, were evicted. */

@@ -1,6 +1,15 @@
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
-import { allowedWithinGrace, buildHistory, rankViews, versionEntryAt } from './history.js';
+import {
+  allowedWithinGrace,
+  buildHistory,
+  rankViews,
+  spanEntryAt,
+  spannable,
+  versionEntryAt,
+  viewBits,
+} from './history.js';
+import { HistorySpans } from './history-spans.js';
 import { inChain, OriginChains } from './origin-chains.js';
 import {
   type EntryParts,
@@ -28,6 +37,8 @@ export type { OriginEntry, Pick };
  */
 export class OriginStore {
   private readonly chains = new OriginChains();
+  /** As of a time: the versions' times of the origins whose entry judges every version itself. */
+  private readonly spans = new HistorySpans();
   private readonly compiled: CompiledRuleSets;
   /** The texts appended to rows: per origin, and shared between origins. */
   readonly texts: VerdictTexts;
@@ -183,6 +194,7 @@ export class OriginStore {
   }
 
   private remove(e: OriginEntry): void {
+    this.spans.release(e);
     this.chains.remove(e);
     this.removed++;
   }
@@ -324,8 +336,16 @@ export class OriginStore {
     );
     // Every version judged through one entry: it stands for the origin too (a row's pick finds it loaded).
     const first = history.versions[0];
-    if (first !== undefined && first.slot !== null && history.versions.every((e) => e === first))
+    if (first !== undefined && first.slot !== null && history.versions.every((e) => e === first)) {
+      if (spannable(history)) {
+        const { mask, view } = viewBits(history);
+        first.viewMask = mask;
+        first.view = view;
+        first.viewFirst = view?.[0] ?? null;
+        this.spans.add(first, history.from, history.lastSeen, () => this.spannedEntries());
+      }
       return first;
+    }
     // Else an entry of the origin's own: nothing to match, only the versions to pick from.
     const entry = this.entryOf({ ...p, outcome: 'not_cached', history: undefined }, origin, stamp, null, own);
     entry.history = history;
@@ -338,12 +358,24 @@ export class OriginStore {
    * needs lost its compiled rules: the origin is then forgotten and asked for again.
    */
   pick(e: OriginEntry, t: number, stamp: number, out: Pick): OriginEntry | undefined {
-    const v = versionEntryAt(e.history!, t, stamp, this.config.asOf!, out);
+    const v =
+      e.spanAt >= 0
+        ? spanEntryAt(e, t, stamp, this.config.asOf!, out)
+        : versionEntryAt(e.history!, t, stamp, this.config.asOf!, out);
     if (v === null) {
       this.remove(e);
       return undefined;
     }
     return typeof v === 'string' ? this.shared.noHistory(v) : v;
+  }
+
+  /** The entries in the chains that have a span (HistorySpans). */
+  private spannedEntries(): OriginEntry[] {
+    const list: OriginEntry[] = [];
+    this.chains.forEach((e) => {
+      if (e.spanAt >= 0) list.push(e);
+    });
+    return list;
   }
 
   /** True when a version in force within the grace before `t` allowed the path for agent `a`. */

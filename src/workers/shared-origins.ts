@@ -1,5 +1,6 @@
 import { type NoHistoryReason, V_ALLOWED_UNAVAILABLE, V_NO_HISTORY } from '../rows/verdict-format.js';
 import { FixedOrigins } from './fixed-origins.js';
+import { makeEntry } from './origin-entry.js';
 import type { OriginEntry } from './origin-store.js';
 import type { WorkerConfig } from './protocol.js';
 import { RuleHits } from './rule-hits.js';
@@ -101,27 +102,21 @@ export class SharedOrigins {
   }
 
   private entryFor(verdict: number, fixed: FixedTexts): OriginEntry {
-    return {
+    return makeEntry({
       key: '',
       scheme: 'http',
       host: '',
       port: 0,
-      next: undefined,
       fixedVerdict: verdict,
       slot: null,
       first: null,
       used: 0,
-      dirty: false,
       parts: this.noParts,
       tail: fixed.tail,
       full: fixed.full,
       disallowed: this.noCounts,
       ruleHits: this.noHits,
-      hitRules: null,
-      served: 0,
       shared: true,
-      history: null,
-      version: -1,
-    };
+    });
   }
 }

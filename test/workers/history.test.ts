@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileVersions } from '../../src/core/index.js';
+import { type CompiledRules, compileVersions } from '../../src/core/index.js';
 import {
   ageBucket,
   buildHistory,
@@ -8,9 +8,13 @@ import {
   type History,
   pickVersion,
   rankViews,
+  spanEntryAt,
+  spannable,
   versionAt,
   versionEntryAt,
+  viewBits,
 } from '../../src/workers/history.js';
+import { HistorySpans } from '../../src/workers/history-spans.js';
 import type { OriginEntry, Pick } from '../../src/workers/origin-entry.js';
 import type { AsOfConfig, WireVersion } from '../../src/workers/protocol.js';
 
@@ -91,6 +95,90 @@ describe('history', () => {
     slots[1]!.rules = null;
     expect(versionEntryAt(h, 210, 10, cfg, out)).toBeNull();
     expect(versionEntryAt(h, 260, 10, cfg, out)).toBe(h.versions[2]);
+  });
+
+  it('picks from an entry’s span as from its history, one entry judging every version (property)', () => {
+    const spans = new HistorySpans();
+    const spanned: OriginEntry[] = [];
+    fc.assert(
+      fc.property(
+        fc
+          .uniqueArray(fc.integer({ min: 0, max: 1000 }), { minLength: 1, maxLength: 12 })
+          .map((a) => a.sort((x, y) => x - y)),
+        fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 12, maxLength: 12 }),
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        fc.array(fc.integer({ min: -50, max: 1400 }), { minLength: 1, maxLength: 8 }),
+        fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 0, max: 400 })),
+        fc.integer({ min: 0, max: 120 }),
+        (from, seen, viewed, times, maxAge, graceMs) => {
+          // One entry judges every version; the viewed ones through one other rule set (as a later version's
+          // entry judges the earlier file it appended to).
+          const other = [{}] as unknown as CompiledRules[];
+          const slot = { rules: [] as unknown[] | null, used: 0 };
+          const e = { slot, spanAt: -1, viewMask: 0, view: null } as unknown as OriginEntry;
+          const h = history(from, seen, []);
+          h.versions = from.map(() => e);
+          h.views = from.map((_, v) => (viewed[v] ? other : null));
+          expect(spannable(h)).toBe(true);
+          const { mask, view } = viewBits(h);
+          Object.assign(e, { history: h, viewMask: mask, view });
+          spans.add(e, h.from, h.lastSeen, () => spanned);
+          spanned.push(e);
+          const cfg: AsOfConfig = {
+            timeIndex: 0,
+            fixedTime: Number.NaN,
+            timeFormat: 'auto',
+            graceMs,
+            maxAgeMs: maxAge,
+          };
+          for (const [k, t] of times.entries()) {
+            const fromSpan: Pick = { reason: null, ageMs: 0, rules: null };
+            const fromHistory: Pick = { reason: null, ageMs: 0, rules: null };
+            slot.used = 0;
+            const a = spanEntryAt(e, t, k + 1, cfg, fromSpan);
+            const stampedBySpan = slot.used;
+            slot.used = 0;
+            expect(a).toBe(versionEntryAt(h, t, k + 1, cfg, fromHistory));
+            expect(fromSpan).toEqual(fromHistory);
+            expect(stampedBySpan).toBe(slot.used);
+          }
+          // An evicted rule set: both ask for the origin again, or both answer without it.
+          slot.rules = null;
+          const t = times[0]!;
+          const out: Pick = { reason: null, ageMs: 0, rules: null };
+          expect(spanEntryAt(e, t, 99, cfg, out)).toBe(versionEntryAt(h, t, 99, cfg, { ...out }));
+        },
+      ),
+    );
+  });
+
+  it('keeps an entry’s span when the slab moves to a new array, and lets entries let go of keep theirs', () => {
+    const spans = new HistorySpans();
+    const live: OriginEntry[] = [];
+    const entry = () => ({ spanAt: -1, spanN: 0, spanData: null }) as unknown as OriginEntry;
+    const gone = entry();
+    spans.add(gone, [5, 6], [7, 8], () => live);
+    const oldData = gone.spanData;
+    spans.release(gone);
+    expect(gone.spanAt).toBe(-1);
+    // Enough spans to fill the first array several times over: each keeps its own times.
+    for (let i = 0; i < 3000; i++) {
+      const e = entry();
+      spans.add(e, [i, i + 1], [i + 0.5, i + 2], () => live);
+      live.push(e);
+    }
+    live.forEach((e, i) => {
+      const d = e.spanData!;
+      expect([d[e.spanAt], d[e.spanAt + 1], d[e.spanAt + 2], d[e.spanAt + 3]]).toEqual([
+        i,
+        i + 1,
+        i + 0.5,
+        i + 2,
+      ]);
+    });
+    expect(new Set(live.map((e) => e.spanData)).size).toBe(1);
+    // A batch in flight may still hold an entry let go of: its old array is left as it was.
+    expect(Array.from(oldData!.subarray(0, 4))).toEqual([5, 6, 7, 8]);
   });
 
   it('walks back over the versions replaced within the grace, skipping unresolved and evicted ones', () => {

@@ -184,6 +184,9 @@ describe('OriginStore', () => {
     // That entry stands for the origin too: a row's pick finds the entry it judges by already loaded.
     expect(e).toBe(v1);
     expect(e.history!.views!.map((r) => r === null)).toEqual([false, true, false]);
+    // Its rows pick from its span (HistorySpans), the versions seen through other rules a bit each.
+    expect(e.spanAt).toBeGreaterThanOrEqual(0);
+    expect([e.spanN, e.viewMask, e.viewFirst]).toEqual([3, 0b101, e.history!.views![0]![0]]);
     const judge = (path: string, t: number) => judgeAt(store, e, path, t, 1);
     expect(judge('/searching', 160)).toBe(',false,disallowed_explicit,63,Disallow: /search,false,200,\n');
     expect(judge('/p7/x', 160)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n');
