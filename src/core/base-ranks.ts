@@ -14,11 +14,12 @@ export class BaseRanks extends RankedView {
   readonly count: number;
 
   constructor(
-    private readonly base: CompiledRules,
+    /** The earlier rules (public: a caller that holds these three decides as this object, one load less). */
+    readonly base: CompiledRules,
     /** The base's pattern count: the rank of its empty-pattern rule, when it has one. */
-    private readonly nb: number,
+    readonly nb: number,
     /** The layered set's fallback rank. */
-    private readonly fallback: number,
+    readonly fallback: number,
     private readonly layered: CompiledRules,
   ) {
     super();

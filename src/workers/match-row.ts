@@ -43,9 +43,22 @@ export function matchRow(
     return graced ? store.texts.graced(e, classes, at, path) : e.full[0]!;
   }
   if (agents === 1) {
-    // A spanned entry's only other rules (see OriginEntry.view): its first agent's held on the entry.
-    const r = view === null ? e.first! : (e.viewFirst ?? view[0]!);
-    const idx = r.decide(path);
+    let r: CompiledRules;
+    let idx: number;
+    if (view === null) {
+      r = e.first!;
+      idx = r.decide(path);
+    } else if (e.viewBase !== null) {
+      // An earlier version's rules in the entry's ranks (see BaseRanks), decided by without that object:
+      // its patterns' ranks are theirs, their empty-pattern rule is the entry's fallback.
+      const base = e.viewBase;
+      idx = base.decide(path);
+      if (idx === e.viewNb) idx = e.viewFallback;
+      r = idx < e.viewNb ? base : e.first!;
+    } else {
+      r = view[0]!;
+      idx = r.decide(path);
+    }
     const c = count(store, e, r, idx);
     if (c === V_DISALLOWED_EXPLICIT && e.version >= 0 && store.inGrace(e, 0, path, time)) {
       classes[at] = c | GRACE_CLASS;

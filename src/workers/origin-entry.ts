@@ -59,15 +59,18 @@ export interface OriginEntry {
    * As of a time, on an origin's entry that judges every version itself (HistorySpans): the array holding
    * its versions' times, their offset there (-1: none, pick from `history`) and count; the versions whose
    * rows decide by other rules than the entry's own (History.views, one set for all of them), a bit each,
-   * and those rules per agent, or null; the first agent's of them, held here as `first` is (a row with one
-   * agent loads them without going through the array).
+   * and those rules per agent, or null. With one agent, when those are an earlier version's rules seen in
+   * the entry's ranks (BaseRanks), what they are made of, held here as `first` is: a row decides by them
+   * without loading the array or that object (null: decide by `view` itself).
    */
   spanData: Float64Array | null;
   spanAt: number;
   spanN: number;
   viewMask: number;
   view: CompiledRules[] | null;
-  viewFirst: CompiledRules | null;
+  viewBase: CompiledRules | null;
+  viewNb: number;
+  viewFallback: number;
 }
 
 /** Per agent, the rule counters of an origin serving `slot`'s body (one for agents that decide alike). */
@@ -198,7 +201,9 @@ export function makeEntry(f: EntryFields): OriginEntry {
     spanN: 0,
     viewMask: 0,
     view: null,
-    viewFirst: null,
+    viewBase: null,
+    viewNb: 0,
+    viewFallback: -1,
   };
 }
 

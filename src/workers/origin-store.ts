@@ -1,3 +1,4 @@
+import { BaseRanks } from '../core/base-ranks.js';
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
 import {
@@ -341,7 +342,12 @@ export class OriginStore {
         const { mask, view } = viewBits(history);
         first.viewMask = mask;
         first.view = view;
-        first.viewFirst = view?.[0] ?? null;
+        const seen = view?.[0];
+        if (this.config.agents.length === 1 && seen instanceof BaseRanks) {
+          first.viewBase = seen.base;
+          first.viewNb = seen.nb;
+          first.viewFallback = seen.fallback;
+        }
         this.spans.add(first, history.from, history.lastSeen, () => this.spannedEntries());
       }
       return first;

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppendedRules } from '../../src/core/appended-rules.js';
+import type { BaseRanks } from '../../src/core/base-ranks.js';
+import { V_ALLOWED_EXPLICIT } from '../../src/rows/verdict-format.js';
 import { matchRow } from '../../src/workers/match-row.js';
 import { type OriginEntry, OriginStore } from '../../src/workers/origin-store.js';
 import type { WirePolicy, WireVersion } from '../../src/workers/protocol.js';
@@ -186,7 +188,14 @@ describe('OriginStore', () => {
     expect(e.history!.views!.map((r) => r === null)).toEqual([false, true, false]);
     // Its rows pick from its span (HistorySpans), the versions seen through other rules a bit each.
     expect(e.spanAt).toBeGreaterThanOrEqual(0);
-    expect([e.spanN, e.viewMask, e.viewFirst]).toEqual([3, 0b101, e.history!.views![0]![0]]);
+    const seen = e.history!.views![0]![0] as BaseRanks;
+    expect([e.spanN, e.viewMask, e.viewBase, e.viewNb, e.viewFallback]).toEqual([
+      3,
+      0b101,
+      seen.base,
+      seen.nb,
+      seen.fallback,
+    ]);
     const judge = (path: string, t: number) => judgeAt(store, e, path, t, 1);
     expect(judge('/searching', 160)).toBe(',false,disallowed_explicit,63,Disallow: /search,false,200,\n');
     expect(judge('/p7/x', 160)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n');
@@ -201,6 +210,27 @@ describe('OriginStore', () => {
     expect(judge('/p7/ok', 260)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n');
     // Rule counters are the entry's: a rule counted under either version is one counter.
     expect(v1!.ruleHits).toHaveLength(1);
+  });
+
+  it('judges an earlier version through the later one’s entry when its empty Disallow decides', () => {
+    const store = new OriginStore(config({ asOf: AS_OF }));
+    const base = 'User-agent: *\nDisallow: /private/\nDisallow:\n';
+    const p = historyOf([base, `${base}User-agent: *\nDisallow: /search\n`]);
+    const e = store.install(p, { scheme: 'https', host: 'empty.example', port: 443 }, 1);
+    expect(e.viewBase).not.toBeNull();
+    const judge = (path: string, t: number) => judgeAt(store, e, path, t, 1);
+    // No pattern matches: the empty Disallow (line 3) decides under either version, and allows.
+    expect(judge('/open', 10)).toBe(',true,allowed_explicit,3,Disallow: ,,200,\n');
+    expect(judge('/open', 110)).toBe(',true,allowed_explicit,3,Disallow: ,,200,\n');
+    expect(judge('/search', 10)).toBe(',true,allowed_explicit,3,Disallow: ,,200,\n');
+    expect(judge('/search', 110)).toBe(',false,disallowed_explicit,5,Disallow: /search,false,200,\n');
+    expect(judge('/private/x', 10)).toBe(',false,disallowed_explicit,2,Disallow: /private/,false,200,\n');
+    // The row's class (what the summary counts) is the text's too.
+    const classes = new Uint8Array(1);
+    const pick = { reason: null, ageMs: 0, rules: null };
+    const v = store.pick(e, 10, 2, pick)!;
+    matchRow(store, v, '/open', 1, classes, 0, 10, pick.rules);
+    expect(classes[0]).toBe(V_ALLOWED_EXPLICIT);
   });
 
   it('judges several agents through one entry when each agent’s rules are the same or appended to', () => {
