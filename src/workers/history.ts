@@ -171,16 +171,7 @@ export function spanEntryAt(
   const data = e.spanData!;
   const at = e.spanAt;
   const n = e.spanN;
-  let lo = 0;
-  let hi = n - 1;
-  let v = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (data[at + mid]! <= t) {
-      v = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
+  const v = spanVersionAt(e, t);
   out.rules = null;
   if (v < 0) {
     out.reason = n === 0 ? 'no_versions' : 'before_first_version';
@@ -202,6 +193,33 @@ export function spanEntryAt(
     if (slot.used < stamp) slot.used = stamp;
   }
   return e;
+}
+
+/**
+ * For an entry with a span (see spanEntryAt): whether the version in force at `t` replaced another less than
+ * `graceMs` before it. When not, no earlier version was in force within the grace (earlierWithinGrace finds
+ * none), and a disallowed row needs no look at the history.
+ */
+export function replacedWithinGrace(e: OriginEntry, t: number, graceMs: number): boolean {
+  const v = spanVersionAt(e, t);
+  return v > 0 && e.spanData![e.spanAt + v]! > t - graceMs;
+}
+
+/** versionAt from an entry's span: the latest version first seen at or before `t`, or -1. */
+function spanVersionAt(e: OriginEntry, t: number): number {
+  const data = e.spanData!;
+  const at = e.spanAt;
+  let lo = 0;
+  let hi = e.spanN - 1;
+  let v = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (data[at + mid]! <= t) {
+      v = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return v;
 }
 
 /** At most this many versions in a span: a bit each in an entry's `viewMask` (a Smi). */

@@ -5,6 +5,7 @@ import {
   allowedWithinGrace,
   buildHistory,
   rankViews,
+  replacedWithinGrace,
   spanEntryAt,
   spannable,
   versionEntryAt,
@@ -386,7 +387,10 @@ export class OriginStore {
 
   /** True when a version in force within the grace before `t` allowed the path for agent `a`. */
   inGrace(e: OriginEntry, a: number, path: string, t: number): boolean {
-    return allowedWithinGrace(e.history!, t, this.config.asOf!.graceMs, a, path);
+    const graceMs = this.config.asOf!.graceMs;
+    // Mostly the version in force began long before: then nothing to look back at, from the span alone.
+    if (e.spanAt >= 0 && !replacedWithinGrace(e, t, graceMs)) return false;
+    return allowedWithinGrace(e.history!, t, graceMs, a, path);
   }
 
   /** One agent's verdict columns for decision `idx` (-1: no rule decided), with several agents. */

@@ -8,6 +8,7 @@ import {
   type History,
   pickVersion,
   rankViews,
+  replacedWithinGrace,
   spanEntryAt,
   spannable,
   versionAt,
@@ -141,6 +142,10 @@ describe('history', () => {
             expect(a).toBe(versionEntryAt(h, t, k + 1, cfg, fromHistory));
             expect(fromSpan).toEqual(fromHistory);
             expect(stampedBySpan).toBe(slot.used);
+            // A version replaced within the grace is what the history's look back would find.
+            expect(replacedWithinGrace(e, t, graceMs)).toBe(
+              earlierWithinGrace(h, versionAt(h, t), t, graceMs) >= 0,
+            );
           }
           // An evicted rule set: both ask for the origin again, or both answer without it.
           slot.rules = null;
