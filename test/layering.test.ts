@@ -26,6 +26,7 @@ const DOORS: Record<string, readonly string[]> = {
     'crawler-registry.ts', // crawlerInfo, resolveCrawler, MAJOR_CRAWLERS without loading the engine
     'compile.ts', // sameRuleSet: whether two compiled forms decide alike
     'appended-rules.ts', // layeredOn, and AppendedRules' baseRanks: an earlier version read in a later one's ranks
+    'base-ranks.ts', // what BaseRanks is made of: a row decides by an earlier version's rules without the object
     'agent-access.ts', // what a robots.txt lets an agent reach (the report's access section)
     'group-diff.ts', // group changes between two versions of a robots.txt (the report's changes)
   ],
