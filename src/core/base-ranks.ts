@@ -5,6 +5,11 @@
 import { RankedView } from './rank-decisions.js';
 import type { CompiledRules } from './types.js';
 
+/** A decision of the base (a rank, or -1) in the layered set's ranks: its empty-pattern rule is the fallback. */
+export function inLayeredRanks(rank: number, nb: number, fallback: number): number {
+  return rank === nb ? fallback : rank;
+}
+
 /**
  * The rules an AppendedRules stands on, deciding as they do but in its ranks: their pattern ranks are
  * the same there, and their empty-pattern rule is its fallback. Rank facts are the layered set's.
@@ -28,13 +33,11 @@ export class BaseRanks extends RankedView {
   }
 
   decide(pathAndQuery: string): number {
-    const r = this.base.decide(pathAndQuery);
-    return r === this.nb ? this.fallback : r;
+    return inLayeredRanks(this.base.decide(pathAndQuery), this.nb, this.fallback);
   }
 
   decideUrl(url: string): number {
-    const r = this.base.decideUrl(url);
-    return r === this.nb ? this.fallback : r;
+    return inLayeredRanks(this.base.decideUrl(url), this.nb, this.fallback);
   }
 
   allowedAt(rank: number): boolean {

@@ -1,4 +1,9 @@
-import type { OriginEntry } from './origin-entry.js';
+import { BaseRanks } from '../core/base-ranks.js';
+import type { CompiledRules } from '../core/index.js';
+import type { NoHistoryReason } from '../rows/verdict-format.js';
+import { type History, latestAtOrBefore } from './history.js';
+import type { OriginEntry, Pick } from './origin-entry.js';
+import type { AsOfConfig } from './protocol.js';
 
 /** Doubles the slab starts with. */
 const FIRST_SIZE = 4096;
@@ -17,9 +22,26 @@ export class HistorySpans {
   private used = 0;
 
   /**
-   * Files the first-seen and last-seen times of `e`'s versions (one each per version) as its span;
+   * Gives `e`, the entry that judges every version of `h` itself, a span when it may pick from one
+   * (spannable): the versions seen through other rules a bit each with those rules, and with `oneAgent` what
+   * those rules are made of when they are an earlier version's in `e`'s ranks (see OriginEntry.viewBase).
    * `entries` lists every live entry with a span, should the slab be full.
    */
+  attach(e: OriginEntry, h: History, oneAgent: boolean, entries: () => OriginEntry[]): void {
+    if (!spannable(h)) return;
+    const { mask, view } = viewBits(h);
+    e.viewMask = mask;
+    e.view = view;
+    const seen = view?.[0];
+    if (oneAgent && seen instanceof BaseRanks) {
+      e.viewBase = seen.base;
+      e.viewNb = seen.nb;
+      e.viewFallback = seen.fallback;
+    }
+    this.add(e, h.from, h.lastSeen, entries);
+  }
+
+  /** Files the first-seen and last-seen times of `e`'s versions (one each per version) as its span. */
   add(
     e: OriginEntry,
     from: readonly number[],
@@ -62,4 +84,90 @@ export class HistorySpans {
     this.data = next;
     this.used = at;
   }
+}
+
+/**
+ * versionEntryAt for an origin's entry that judges every version itself, from its span (HistorySpans):
+ * the same answer without loading its history (see spannable).
+ */
+export function spanEntryAt(
+  e: OriginEntry,
+  t: number,
+  stamp: number,
+  cfg: AsOfConfig,
+  out: Pick,
+): OriginEntry | NoHistoryReason | null {
+  const data = e.spanData!;
+  const at = e.spanAt;
+  const n = e.spanN;
+  const v = spanVersionAt(e, t);
+  out.rules = null;
+  if (v < 0) {
+    out.reason = n === 0 ? 'no_versions' : 'before_first_version';
+    out.ageMs = -1;
+    return out.reason;
+  }
+  const age = t - data[at + n + v]!;
+  if (age > cfg.maxAgeMs) {
+    out.reason = 'too_old';
+    out.ageMs = age;
+    return 'too_old';
+  }
+  out.reason = null;
+  out.ageMs = Math.max(0, age);
+  if ((e.viewMask >> v) & 1) out.rules = e.view;
+  const slot = e.slot;
+  if (slot !== null) {
+    if (slot.rules === null) return null;
+    if (slot.used < stamp) slot.used = stamp;
+  }
+  return e;
+}
+
+/**
+ * For an entry with a span (see spanEntryAt): whether the version in force at `t` replaced another less than
+ * `graceMs` before it. When not, no earlier version was in force within the grace (earlierWithinGrace finds
+ * none), and a disallowed row needs no look at the history.
+ */
+export function replacedWithinGrace(e: OriginEntry, t: number, graceMs: number): boolean {
+  const v = spanVersionAt(e, t);
+  return v > 0 && e.spanData![e.spanAt + v]! > t - graceMs;
+}
+
+/** versionAt from an entry's span: the latest version first seen at or before `t`, or -1. */
+function spanVersionAt(e: OriginEntry, t: number): number {
+  return latestAtOrBefore(e.spanData!, e.spanAt, e.spanN, t);
+}
+
+/** At most this many versions in a span: a bit each in an entry's `viewMask` (a Smi). */
+const MAX_SPAN_VERSIONS = 30;
+
+/**
+ * Whether rows of `h`, every version of which `e` judges, may pick from a span (spanEntryAt): no unresolved
+ * redirect among them, at most MAX_SPAN_VERSIONS, and the versions seen through other rules than the
+ * entry's all seen through the same ones (the common case: an earlier file that a later one appended to).
+ */
+export function spannable(h: History): boolean {
+  if (h.unresolved !== null || h.from.length > MAX_SPAN_VERSIONS) return false;
+  const views = h.views;
+  if (views === null) return true;
+  let one: CompiledRules[] | null = null;
+  for (const view of views) {
+    if (view === null) continue;
+    if (one === null) one = view;
+    else if (view.length !== one.length || view.some((r, a) => r !== one![a])) return false;
+  }
+  return true;
+}
+
+/** The bits of `h`'s versions seen through other rules (spannable), and those rules. */
+export function viewBits(h: History): { mask: number; view: CompiledRules[] | null } {
+  let mask = 0;
+  let view: CompiledRules[] | null = null;
+  h.views?.forEach((r, v) => {
+    if (r === null) return;
+    mask |= 1 << v;
+    view ??= r;
+  });
+  return { mask, view };
 }

@@ -157,104 +157,6 @@ export function versionEntryAt(
   return h.versions[v]!;
 }
 
-/**
- * versionEntryAt for an origin's entry that judges every version itself, from its span (HistorySpans):
- * the same answer without loading its history (see spannable).
- */
-export function spanEntryAt(
-  e: OriginEntry,
-  t: number,
-  stamp: number,
-  cfg: AsOfConfig,
-  out: Pick,
-): OriginEntry | NoHistoryReason | null {
-  const data = e.spanData!;
-  const at = e.spanAt;
-  const n = e.spanN;
-  const v = spanVersionAt(e, t);
-  out.rules = null;
-  if (v < 0) {
-    out.reason = n === 0 ? 'no_versions' : 'before_first_version';
-    out.ageMs = -1;
-    return out.reason;
-  }
-  const age = t - data[at + n + v]!;
-  if (age > cfg.maxAgeMs) {
-    out.reason = 'too_old';
-    out.ageMs = age;
-    return 'too_old';
-  }
-  out.reason = null;
-  out.ageMs = Math.max(0, age);
-  if ((e.viewMask >> v) & 1) out.rules = e.view;
-  const slot = e.slot;
-  if (slot !== null) {
-    if (slot.rules === null) return null;
-    if (slot.used < stamp) slot.used = stamp;
-  }
-  return e;
-}
-
-/**
- * For an entry with a span (see spanEntryAt): whether the version in force at `t` replaced another less than
- * `graceMs` before it. When not, no earlier version was in force within the grace (earlierWithinGrace finds
- * none), and a disallowed row needs no look at the history.
- */
-export function replacedWithinGrace(e: OriginEntry, t: number, graceMs: number): boolean {
-  const v = spanVersionAt(e, t);
-  return v > 0 && e.spanData![e.spanAt + v]! > t - graceMs;
-}
-
-/** versionAt from an entry's span: the latest version first seen at or before `t`, or -1. */
-function spanVersionAt(e: OriginEntry, t: number): number {
-  const data = e.spanData!;
-  const at = e.spanAt;
-  let lo = 0;
-  let hi = e.spanN - 1;
-  let v = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (data[at + mid]! <= t) {
-      v = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return v;
-}
-
-/** At most this many versions in a span: a bit each in an entry's `viewMask` (a Smi). */
-const MAX_SPAN_VERSIONS = 30;
-
-/**
- * Whether rows of `h`, every version of which `e` judges, may pick from a span (spanEntryAt): no unresolved
- * redirect among them, at most MAX_SPAN_VERSIONS, and the versions seen through other rules than the
- * entry's all seen through the same ones (the common case: an earlier file that a later one appended to).
- */
-export function spannable(h: History): boolean {
-  if (h.unresolved !== null || h.from.length > MAX_SPAN_VERSIONS) return false;
-  const views = h.views;
-  if (views === null) return true;
-  let one: CompiledRules[] | null = null;
-  for (const view of views) {
-    if (view === null) continue;
-    if (one === null) one = view;
-    else if (view.length !== one.length || view.some((r, a) => r !== one![a])) return false;
-  }
-  return true;
-}
-
-/** The bits of `h`'s versions seen through other rules (spannable), and those rules. */
-export function viewBits(h: History): { mask: number; view: CompiledRules[] | null } {
-  let mask = 0;
-  let view: CompiledRules[] | null = null;
-  h.views?.forEach((r, v) => {
-    if (r === null) return;
-    mask |= 1 << v;
-    view ??= r;
-  });
-  return { mask, view };
-}
-
 const DAY = 86_400_000;
 
 /** The bucket of an age (ms) in AGE_BUCKET_DAYS, or its length for older. */
@@ -266,12 +168,17 @@ export function ageBucket(ageMs: number): number {
 
 /** Index of the version in force at `t` (the latest first seen at or before it), or -1. */
 export function versionAt(h: History, t: number): number {
+  return latestAtOrBefore(h.from, 0, h.from.length, t);
+}
+
+/** Of the `n` ascending times at `times[at…]`, the index of the latest at or before `t`, or -1. */
+export function latestAtOrBefore(times: ArrayLike<number>, at: number, n: number, t: number): number {
   let lo = 0;
-  let hi = h.from.length - 1;
+  let hi = n - 1;
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (h.from[mid]! <= t) {
+    if (times[at + mid]! <= t) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;

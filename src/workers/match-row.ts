@@ -1,3 +1,4 @@
+import { inLayeredRanks } from '../core/base-ranks.js';
 import type { CompiledRules } from '../core/index.js';
 import {
   GRACE_CLASS,
@@ -52,8 +53,8 @@ export function matchRow(
       // An earlier version's rules in the entry's ranks (see BaseRanks), decided by without that object:
       // its patterns' ranks are theirs, their empty-pattern rule is the entry's fallback.
       const base = e.viewBase;
-      idx = base.decide(path);
-      if (idx === e.viewNb) idx = e.viewFallback;
+      idx = inLayeredRanks(base.decide(path), e.viewNb, e.viewFallback);
+      // As BaseRanks' allowedAt: the base's pattern ranks are its own, the fallback the entry's rules'.
       r = idx < e.viewNb ? base : e.first!;
     } else {
       r = view[0]!;

@@ -1,17 +1,7 @@
-import { BaseRanks } from '../core/base-ranks.js';
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
-import {
-  allowedWithinGrace,
-  buildHistory,
-  rankViews,
-  replacedWithinGrace,
-  spanEntryAt,
-  spannable,
-  versionEntryAt,
-  viewBits,
-} from './history.js';
-import { HistorySpans } from './history-spans.js';
+import { allowedWithinGrace, buildHistory, rankViews, versionEntryAt } from './history.js';
+import { HistorySpans, replacedWithinGrace, spanEntryAt } from './history-spans.js';
 import { inChain, OriginChains } from './origin-chains.js';
 import {
   type EntryParts,
@@ -339,18 +329,7 @@ export class OriginStore {
     // Every version judged through one entry: it stands for the origin too (a row's pick finds it loaded).
     const first = history.versions[0];
     if (first !== undefined && first.slot !== null && history.versions.every((e) => e === first)) {
-      if (spannable(history)) {
-        const { mask, view } = viewBits(history);
-        first.viewMask = mask;
-        first.view = view;
-        const seen = view?.[0];
-        if (this.config.agents.length === 1 && seen instanceof BaseRanks) {
-          first.viewBase = seen.base;
-          first.viewNb = seen.nb;
-          first.viewFallback = seen.fallback;
-        }
-        this.spans.add(first, history.from, history.lastSeen, () => this.spannedEntries());
-      }
+      this.spans.attach(first, history, this.config.agents.length === 1, () => this.spannedEntries());
       return first;
     }
     // Else an entry of the origin's own: nothing to match, only the versions to pick from.

@@ -8,14 +8,16 @@ import {
   type History,
   pickVersion,
   rankViews,
+  versionAt,
+  versionEntryAt,
+} from '../../src/workers/history.js';
+import {
+  HistorySpans,
   replacedWithinGrace,
   spanEntryAt,
   spannable,
-  versionAt,
-  versionEntryAt,
   viewBits,
-} from '../../src/workers/history.js';
-import { HistorySpans } from '../../src/workers/history-spans.js';
+} from '../../src/workers/history-spans.js';
 import type { OriginEntry, Pick } from '../../src/workers/origin-entry.js';
 import type { AsOfConfig, WireVersion } from '../../src/workers/protocol.js';
 
