@@ -28,41 +28,65 @@ export interface History {
 }
 
 /**
- * Versions whose rules, for every agent, are a later version's or what its layered sets stand on (shift 0,
- * fallback shared) are judged through that version's entry, by the layered sets' BaseRanks: one entry,
- * one set of verdict texts and rule counters for both, in one rank space. Per version: the version whose
- * entry serves it and its rules there per agent, or null.
+ * Versions whose rules, for every agent, are another version's, what its layered sets stand on (shift 0,
+ * fallback shared), or none at all are judged through that version's entry, by the layered sets' BaseRanks
+ * or their own rules: one entry, one set of verdict texts and rule counters for both, in one rank space.
+ * Per version: the version whose entry serves it and its rules there per agent, or null.
  */
 export type RankViews = ({ into: number; rules: CompiledRules[] } | null)[];
 
-/** Version `u`'s rules (`earlier`, per agent) read in the ranks of `later`'s, or undefined when one agent's cannot be. */
+/**
+ * Version `u`'s rules (`earlier`, per agent) read in the ranks of `later`'s, or undefined when one agent's
+ * cannot be: per agent the same object, a set that decides nothing (no rule for that agent: it decides no
+ * rank in any rank space, the earlier file of the commonest change, rules added where there were none), or
+ * the earlier set a layered one appended to (its BaseRanks). Agents that share a set in `later` decide once
+ * for all of them (CompiledSlot.lead): their views must then decide alike too.
+ */
 function ranksIn(
   earlier: readonly CompiledRules[],
   later: readonly CompiledRules[],
   made: Map<CompiledRules, CompiledRules | undefined>,
+  empties: CompiledRules[],
 ): CompiledRules[] | undefined {
-  let layered = false;
+  let seen = false;
   const out = new Array<CompiledRules>(later.length);
   for (let a = 0; a < later.length; a++) {
     const r = later[a]!;
-    if (r === earlier[a]) {
+    const was = earlier[a]!;
+    if (r === was) {
       out[a] = r;
       continue;
     }
+    seen = true;
+    if (was.count === 0) {
+      // One such set per agent for every version: views of versions with none then read as one (spannable).
+      empties[a] ??= was;
+      out[a] = empties[a]!;
+      continue;
+    }
     // Agents selecting the same groups share a layered set, on the first such agent's rules.
-    if (!(r instanceof AppendedRules) || !sameRuleSet(r.shared, earlier[a]!)) return undefined;
+    if (!(r instanceof AppendedRules) || !sameRuleSet(r.shared, was)) return undefined;
     if (!made.has(r)) made.set(r, r.baseRanks());
     const view = made.get(r);
     if (view === undefined) return undefined;
     out[a] = view;
-    layered = true;
   }
-  return layered ? out : undefined;
+  if (!seen) return undefined;
+  for (let a = 1; a < later.length; a++) {
+    for (let b = 0; b < a; b++) {
+      if (later[b] !== later[a]) continue;
+      if (out[b] !== out[a] && !(out[b]!.count === 0 && out[a]!.count === 0)) return undefined;
+      break;
+    }
+  }
+  return out;
 }
 
 /**
- * The RankViews of an origin's versions: each earlier version a later one only appended groups to (their
- * rules per agent, `rulesOf`, null when not parsed), with one status (so one tail); null when none is.
+ * The RankViews of an origin's versions (their rules per agent, `rulesOf`, null when not parsed): each
+ * version whose rules another one's entry can judge in its ranks (see ranksIn), with one status (so one
+ * tail); null when none is. Versions with appended groups serve first, then those with rules for more
+ * agents (they can serve the most); a version serving others is never served by another.
  */
 export function rankViews(
   list: readonly WireVersion[],
@@ -71,17 +95,25 @@ export function rankViews(
   let views: RankViews | null = null;
   const rules = list.map(rulesOf);
   const made = new Map<CompiledRules, CompiledRules | undefined>();
-  for (let v = 0; v < list.length; v++) {
+  const empties: CompiledRules[] = [];
+  const appended = rules.map((r) => r?.some((x) => x instanceof AppendedRules) === true);
+  const weight = rules.map((r, v) =>
+    r == null ? -1 : (appended[v] ? r.length + 1 : 0) + r.filter((x) => x.count > 0).length,
+  );
+  const order = rules.map((_, v) => v).sort((x, y) => weight[y]! - weight[x]! || x - y);
+  const serving = new Array<boolean>(list.length).fill(false);
+  for (const v of order) {
     const later = rules[v];
-    if (later == null || !later.some((r) => r instanceof AppendedRules)) continue;
+    if (later == null || views?.[v] != null) continue;
     for (let u = 0; u < list.length; u++) {
       const earlier = rules[u];
-      if (u === v || earlier == null || views?.[u] != null || list[u]!.status !== list[v]!.status) continue;
-      if (earlier.some((r) => r instanceof AppendedRules)) continue;
-      const view = ranksIn(earlier, later, made);
+      if (u === v || earlier == null || serving[u] || views?.[u] != null) continue;
+      if (list[u]!.status !== list[v]!.status || appended[u]) continue;
+      const view = ranksIn(earlier, later, made, empties);
       if (view === undefined) continue;
       views ??= new Array<RankViews[number]>(list.length).fill(null);
       views[u] = { into: v, rules: view };
+      serving[v] = true;
     }
   }
   return views;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CompiledRules, compileVersions } from '../../src/core/index.js';
+import { type CompiledRules, compileRobotsTxt, compileVersions } from '../../src/core/index.js';
 import {
   ageBucket,
   buildHistory,
@@ -227,6 +227,54 @@ describe('history', () => {
     expect(rankViews(other, rulesOf(other))!.map((x) => x?.into ?? null)).toEqual([1, null, null, null]);
     const none = versions(['200', '404', '200', '200']);
     expect(rankViews(none, rulesOf(none))).toBeNull();
+  });
+
+  it('serves a version with no rules for an agent through a version with rules, whichever comes first', () => {
+    // A file with no group (or one with only a crawl-delay) that a later one added rules to: the earlier
+    // rules decide nothing, in any rank space (real histories: api.mziq.com, rallscountymo.gov).
+    const none = "It's secret\n";
+    const bodies = [
+      none,
+      `${none}\nUser-agent: *\nDisallow: /search\n`,
+      none,
+      'User-agent: *\ncrawl-delay: 5',
+    ];
+    const compiled = compileVersions(bodies, ['Googlebot']);
+    expect(compiled[0]![0]!.count).toBe(0);
+    const w = bodies.map(() => ({ outcome: 'parsed', status: '200' }) as WireVersion);
+    const views = rankViews(w, (x) => compiled[w.indexOf(x)]!)!;
+    expect(views.map((x) => x?.into ?? null)).toEqual([1, null, 1, 1]);
+    expect(views[0]!.rules[0]).toBe(compiled[0]![0]);
+    expect(views[0]!.rules[0]!.decide('/search')).toBe(-1);
+    // Every version one entry: the origin picks from a span.
+    expect(
+      spannable({ ...history([0, 1, 2, 3], [0, 0, 0, 0], []), views: views.map((x) => x?.rules ?? null) }),
+    ).toBe(true);
+    // Rules removed (a later file with none): the earlier rules have no ranks there.
+    expect(rankViews([w[1]!, w[0]!], (x) => compiled[w.indexOf(x)]!)!.map((x) => x?.into ?? null)).toEqual([
+      null,
+      0,
+    ]);
+  });
+
+  it('serves every version through the one with most rules, never through a version that is served itself', () => {
+    const agents = ['Googlebot', 'GPTBot'];
+    const [empty, alsoEmpty] = [compileRobotsTxt('', agents), compileRobotsTxt('# none\n', agents)];
+    // Agents that decide alike share one set (as a worker's compiled slots hold them).
+    const x = compileRobotsTxt('User-agent: *\nDisallow: /x\n', ['Googlebot'])[0]!;
+    const both = [x, x];
+    const google = compileRobotsTxt('User-agent: Googlebot\nDisallow: /x\n', ['Googlebot']);
+    const w = [0, 1, 2].map(() => ({ outcome: 'parsed', status: '200' }) as WireVersion);
+    const into = (sets: CompiledRules[][]) =>
+      rankViews(w, (x) => sets[w.indexOf(x)]!)?.map((x) => x?.into ?? null) ?? null;
+    // The empty versions first in the list: the version with rules still serves both.
+    expect(into([empty, alsoEmpty, both])).toEqual([2, 2, null]);
+    // Googlebot's rules the same object, GPTBot's none then some: served by the version with GPTBot's too.
+    const gpt = [google[0]!, both[0]!];
+    expect(into([[google[0]!, empty[1]!], gpt, [google[0]!, alsoEmpty[1]!]])).toEqual([1, null, 1]);
+    // Agents that share one set in the serving version decide once for both: their views must decide alike.
+    expect(into([[both[0]!, empty[1]!], both, both])).toBeNull();
+    expect(into([empty, both, both])).toEqual([1, null, null]);
   });
 
   it('serves a version through a later one for several agents when each agent’s rules are the same or appended to', () => {

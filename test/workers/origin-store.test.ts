@@ -212,6 +212,29 @@ describe('OriginStore', () => {
     expect(v1!.ruleHits).toHaveLength(1);
   });
 
+  it('judges versions with no rules through the entry of a version with rules, before and after it', () => {
+    const store = new OriginStore(config({ asOf: { ...AS_OF, graceMs: 50 } }));
+    // Rules added to a file that had none, then taken out again (as AI-crawler blocks often are).
+    const none = "It's secret\n";
+    const e = store.install(
+      historyOf([none, `${none}\nUser-agent: *\nDisallow: /search\n`, 'User-agent: *\ncrawl-delay: 5']),
+      { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 },
+      1,
+    );
+    const [v0, v1, v2] = e.history!.versions;
+    expect(v0).toBe(v1);
+    expect(v2).toBe(v1);
+    expect(e).toBe(v1);
+    expect([e.spanN, e.viewMask, e.viewBase]).toEqual([3, 0b101, null]);
+    const judge = (path: string, t: number) => judgeAt(store, e, path, t, 1);
+    expect(judge('/searching', 10)).toBe(',true,allowed_implicit,,,,200,\n');
+    expect(judge('/searching', 160)).toBe(',false,disallowed_explicit,4,Disallow: /search,false,200,\n');
+    // Within the grace after the rules came at 100, the file without them allowed it.
+    expect(judge('/searching', 120)).toBe(',false,disallowed_explicit,4,Disallow: /search,true,200,\n');
+    expect(judge('/searching', 210)).toBe(',true,allowed_implicit,,,,200,\n');
+    expect(judge('/other', 160)).toBe(',true,allowed_implicit,,,,200,\n');
+  });
+
   it('judges an earlier version through the later one’s entry when its empty Disallow decides', () => {
     const store = new OriginStore(config({ asOf: AS_OF }));
     const base = 'User-agent: *\nDisallow: /private/\nDisallow:\n';
