@@ -45,8 +45,7 @@ export type RankViews = ({ into: number; rules: CompiledRules[] } | null)[];
 function ranksIn(
   earlier: readonly CompiledRules[],
   later: readonly CompiledRules[],
-  made: Map<CompiledRules, CompiledRules | undefined>,
-  empties: CompiledRules[],
+  ctx: ViewsMade,
 ): CompiledRules[] | undefined {
   let seen = false;
   const out = new Array<CompiledRules>(later.length);
@@ -60,14 +59,15 @@ function ranksIn(
     seen = true;
     if (was.count === 0) {
       // One such set per agent for every version: views of versions with none then read as one (spannable).
-      empties[a] ??= was;
-      out[a] = empties[a]!;
+      ctx.empties[a] ??= was;
+      out[a] = ctx.empties[a]!;
       continue;
     }
     // Agents selecting the same groups share a layered set, on the first such agent's rules.
     if (!(r instanceof AppendedRules) || !sameRuleSet(r.shared, was)) return undefined;
-    if (!made.has(r)) made.set(r, r.baseRanks());
-    const view = made.get(r);
+    ctx.made ??= new Map();
+    if (!ctx.made.has(r)) ctx.made.set(r, r.baseRanks());
+    const view = ctx.made.get(r);
     if (view === undefined) return undefined;
     out[a] = view;
   }
@@ -82,36 +82,65 @@ function ranksIn(
   return out;
 }
 
+/** What ranksIn made for an origin's versions: layered sets' BaseRanks (once each), one empty set per agent. */
+interface ViewsMade {
+  made: Map<CompiledRules, CompiledRules | undefined> | null;
+  empties: CompiledRules[];
+}
+
+/**
+ * How well version rules `r` can serve others (-1: not parsed): those with appended groups first, then
+ * those with rules for more agents.
+ */
+function servingWeight(r: readonly CompiledRules[] | null): number {
+  if (r == null) return -1;
+  let n = 0;
+  let layered = false;
+  for (const x of r) {
+    if (x.count > 0) n++;
+    if (x instanceof AppendedRules) layered = true;
+  }
+  return layered ? n + r.length + 1 : n;
+}
+
 /**
  * The RankViews of an origin's versions (their rules per agent, `rulesOf`, null when not parsed): each
  * version whose rules another one's entry can judge in its ranks (see ranksIn), with one status (so one
- * tail); null when none is. Versions with appended groups serve first, then those with rules for more
- * agents (they can serve the most); a version serving others is never served by another.
+ * tail); null when none is. Versions serve in servingWeight's order (they can serve the most); a version
+ * serving others is never served by another, nor one with appended groups.
  */
 export function rankViews(
   list: readonly WireVersion[],
   rulesOf: (w: WireVersion) => readonly CompiledRules[] | null,
 ): RankViews | null {
+  const n = list.length;
+  if (n < 2) return null;
   let views: RankViews | null = null;
   const rules = list.map(rulesOf);
-  const made = new Map<CompiledRules, CompiledRules | undefined>();
-  const empties: CompiledRules[] = [];
-  const appended = rules.map((r) => r?.some((x) => x instanceof AppendedRules) === true);
-  const weight = rules.map((r, v) =>
-    r == null ? -1 : (appended[v] ? r.length + 1 : 0) + r.filter((x) => x.count > 0).length,
-  );
-  const order = rules.map((_, v) => v).sort((x, y) => weight[y]! - weight[x]! || x - y);
-  const serving = new Array<boolean>(list.length).fill(false);
+  const ctx: ViewsMade = { made: null, empties: [] };
+  const weight = rules.map(servingWeight);
+  // Version indexes by weight, heaviest first, then oldest first (an insertion sort: a few versions).
+  const order = new Array<number>(n);
+  for (let v = 0; v < n; v++) {
+    let at = v;
+    while (at > 0 && weight[order[at - 1]!]! < weight[v]!) {
+      order[at] = order[at - 1]!;
+      at--;
+    }
+    order[at] = v;
+  }
+  const serving = new Array<boolean>(n).fill(false);
   for (const v of order) {
     const later = rules[v];
     if (later == null || views?.[v] != null) continue;
-    for (let u = 0; u < list.length; u++) {
+    for (let u = 0; u < n; u++) {
       const earlier = rules[u];
       if (u === v || earlier == null || serving[u] || views?.[u] != null) continue;
-      if (list[u]!.status !== list[v]!.status || appended[u]) continue;
-      const view = ranksIn(earlier, later, made, empties);
+      // A weight above the agent count: rules with appended groups, never served (servingWeight).
+      if (list[u]!.status !== list[v]!.status || weight[u]! > earlier.length) continue;
+      const view = ranksIn(earlier, later, ctx);
       if (view === undefined) continue;
-      views ??= new Array<RankViews[number]>(list.length).fill(null);
+      views ??= new Array<RankViews[number]>(n).fill(null);
       views[u] = { into: v, rules: view };
       serving[v] = true;
     }
