@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { matchRow } from '../../src/workers/match-row.js';
+import { type OriginEntry, OriginStore } from '../../src/workers/origin-store.js';
+import type { AsOfConfig, WirePolicy, WireVersion } from '../../src/workers/protocol.js';
+import { config, parsedPolicy } from './classify-fixtures.js';
+
+// An origin's versions share entries, rank spaces and verdict texts (history.ts's RankViews, appended groups,
+// sets with no rules): whatever is shared, a row must read as it would under its version's file alone.
+
+/** Files as real histories change them: none, rules, crawl-delay only, groups appended at the end. */
+const BASES = [
+  "It's secret\n",
+  '',
+  'User-agent: *\ncrawl-delay: 5',
+  'User-agent: *\nDisallow: /a\n',
+  'User-agent: Googlebot\nDisallow: /g\nAllow: /g/ok\n\nUser-agent: *\nDisallow: /\n',
+  'User-agent: *\nDisallow:\n',
+];
+const APPENDED = [
+  '\nUser-agent: *\nDisallow: /search\n',
+  '\nUser-agent: GPTBot\nDisallow: /\n',
+  '\nUser-agent: Googlebot\nAllow: /a/b\nDisallow: /a\n',
+  '\nUser-agent: *\nAllow: /search/ok\n',
+];
+const PATHS = ['/', '/a', '/a/b', '/g', '/g/ok', '/search', '/search/ok', '/other'];
+const STEP = 100;
+
+function asOf(graceMs: number): AsOfConfig {
+  return { timeIndex: 0, fixedTime: Number.NaN, timeFormat: 'auto', graceMs, maxAgeMs: Infinity };
+}
+
+/** An origin's history with these bodies, STEP ms apart, first seen at 0. */
+function historyOf(bodies: string[], origin: string): WirePolicy {
+  return {
+    ...parsedPolicy(bodies.at(-1)!, origin),
+    body: null,
+    history: bodies.map(
+      (b, i): WireVersion => ({
+        ...parsedPolicy(b, origin),
+        validFrom: i * STEP,
+        lastSeen: i * STEP,
+        source: 'fetch',
+        errorCode: '',
+      }),
+    ),
+  };
+}
+
+/** The verdict text of a row of `e` at `t`, judged by the entry the store picks. */
+function judge(store: OriginStore, e: OriginEntry, path: string, t: number, agents: number): string {
+  const pick = { reason: null, ageMs: 0, rules: null };
+  const v = store.pick(e, t, 2, pick)!;
+  return matchRow(store, v, path, agents, new Uint8Array(agents), 0, t, pick.rules);
+}
+
+const origin = { scheme: 'https' as const, host: 'a.example', port: 443 };
+
+/** Each body judged alone: an origin of its own whose one version is it. */
+function alone(bodies: string[], agents: string[]) {
+  const store = new OriginStore(config({ agents, asOf: asOf(0) }));
+  return bodies.map((b, v) => {
+    const e = store.install(historyOf([b], `https://v${v}.example`), { ...origin, host: `v${v}.example` }, 1);
+    return (path: string) => judge(store, e, path, 0, agents.length);
+  });
+}
+
+const versions = fc.array(
+  fc.record({ base: fc.constantFrom(...BASES), appended: fc.subarray(APPENDED, { maxLength: 2 }) }),
+  { minLength: 1, maxLength: 5 },
+);
+const rows = fc.array(
+  fc.record({ path: fc.constantFrom(...PATHS), t: fc.integer({ min: 0, max: 6 * STEP }) }),
+  { minLength: 1, maxLength: 24 },
+);
+
+describe('as-of verdicts through shared entries', () => {
+  it('reads every row as its version’s file alone would, for one agent and for two (property)', () => {
+    fc.assert(
+      fc.property(versions, rows, fc.boolean(), (list, rs, two) => {
+        const agents = two ? ['Googlebot', 'GPTBot'] : ['Googlebot'];
+        const bodies = list.map((v) => v.base + v.appended.join(''));
+        const store = new OriginStore(config({ agents, asOf: asOf(0) }));
+        const e = store.install(historyOf(bodies, 'https://a.example'), origin, 1);
+        const refs = alone(bodies, agents);
+        for (const { path, t } of rs) {
+          const v = Math.min(Math.floor(t / STEP), bodies.length - 1);
+          expect(judge(store, e, path, t, agents.length)).toBe(refs[v]!(path));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('marks a disallowed row grace exactly when a version in force within the grace allowed it (property)', () => {
+    const graceMs = 60;
+    fc.assert(
+      fc.property(versions, rows, (list, rs) => {
+        const bodies = list.map((v) => v.base + v.appended.join(''));
+        const store = new OriginStore(config({ asOf: asOf(graceMs) }));
+        const e = store.install(historyOf(bodies, 'https://a.example'), origin, 1);
+        const refs = alone(bodies, ['Googlebot']);
+        for (const { path, t } of rs) {
+          const v = Math.min(Math.floor(t / STEP), bodies.length - 1);
+          const own = refs[v]!(path);
+          // Versions replaced less than graceMs before t: u in force until (u + 1) × STEP.
+          let graced = false;
+          for (let u = v - 1; u >= 0 && (u + 1) * STEP > t - graceMs; u--)
+            if (refs[u]!(path).startsWith(',true,')) graced = true;
+          const expected =
+            own.startsWith(',false,') && graced ? own.replace(/,false,200,\n$/, ',true,200,\n') : own;
+          expect(judge(store, e, path, t, 1)).toBe(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
