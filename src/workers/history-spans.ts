@@ -29,9 +29,12 @@ export class HistorySpans {
    */
   attach(e: OriginEntry, h: History, oneAgent: boolean, entries: () => OriginEntry[]): void {
     if (!spannable(h)) return;
-    const { mask, view } = viewBits(h);
+    const bits = viewBits(h)!;
+    const { mask, view } = bits;
     e.viewMask = mask;
     e.view = view;
+    e.viewMask2 = bits.mask2;
+    e.view2 = bits.view2;
     const seen = view?.[0];
     if (oneAgent && seen instanceof BaseRanks) {
       e.viewBase = seen.base;
@@ -116,6 +119,7 @@ export function spanEntryAt(
   out.reason = null;
   out.ageMs = Math.max(0, age);
   if ((e.viewMask >> v) & 1) out.rules = e.view;
+  else if ((e.viewMask2 >> v) & 1) out.rules = e.view2;
   const slot = e.slot;
   if (slot !== null) {
     if (slot.rules === null) return null;
@@ -145,29 +149,48 @@ const MAX_SPAN_VERSIONS = 30;
 /**
  * Whether rows of `h`, every version of which `e` judges, may pick from a span (spanEntryAt): no unresolved
  * redirect among them, at most MAX_SPAN_VERSIONS, and the versions seen through other rules than the
- * entry's all seen through the same ones (the common case: an earlier file that a later one appended to).
+ * entry's seen through at most two sets of them (viewBits: an earlier file that a later one appended to, and
+ * files with no rules).
  */
 export function spannable(h: History): boolean {
   if (h.unresolved !== null || h.from.length > MAX_SPAN_VERSIONS) return false;
-  const views = h.views;
-  if (views === null) return true;
-  let one: CompiledRules[] | null = null;
-  for (const view of views) {
-    if (view === null) continue;
-    if (one === null) one = view;
-    else if (view.length !== one.length || view.some((r, a) => r !== one![a])) return false;
-  }
-  return true;
+  return viewBits(h) !== null;
 }
 
-/** The bits of `h`'s versions seen through other rules (spannable), and those rules. */
-export function viewBits(h: History): { mask: number; view: CompiledRules[] | null } {
-  let mask = 0;
-  let view: CompiledRules[] | null = null;
-  h.views?.forEach((r, v) => {
-    if (r === null) return;
-    mask |= 1 << v;
-    view ??= r;
-  });
-  return { mask, view };
+/** The versions of a history seen through other rules than their entry's, in at most two sets (spannable). */
+export interface ViewBits {
+  mask: number;
+  view: CompiledRules[] | null;
+  mask2: number;
+  view2: CompiledRules[] | null;
+}
+
+function sameView(a: readonly CompiledRules[], b: readonly CompiledRules[]): boolean {
+  return a.length === b.length && a.every((r, i) => r === b[i]);
+}
+
+/**
+ * The bits of `h`'s versions seen through other rules, and those rules: at most two sets, the one an earlier
+ * version's rules are seen through in the entry's ranks (BaseRanks) first; null when there are more.
+ */
+export function viewBits(h: History): ViewBits | null {
+  const bits: ViewBits = { mask: 0, view: null, mask2: 0, view2: null };
+  const views = h.views;
+  if (views === null) return bits;
+  for (let v = 0; v < views.length; v++) {
+    const r = views[v];
+    if (r == null) continue;
+    if (bits.view === null || sameView(r, bits.view)) {
+      bits.view ??= r;
+      bits.mask |= 1 << v;
+    } else if (bits.view2 === null || sameView(r, bits.view2)) {
+      bits.view2 ??= r;
+      bits.mask2 |= 1 << v;
+    } else return null;
+  }
+  // The set matchRow decides by without loading it (OriginEntry.viewBase) comes first.
+  if (bits.view2?.[0] instanceof BaseRanks && !(bits.view?.[0] instanceof BaseRanks)) {
+    return { mask: bits.mask2, view: bits.view2, mask2: bits.mask, view2: bits.view };
+  }
+  return bits;
 }

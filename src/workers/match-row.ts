@@ -49,7 +49,7 @@ export function matchRow(
     if (view === null) {
       r = e.first!;
       idx = r.decide(path);
-    } else if (e.viewBase !== null) {
+    } else if (view === e.view && e.viewBase !== null) {
       // An earlier version's rules in the entry's ranks (see BaseRanks), decided by without that object:
       // its patterns' ranks are theirs, their empty-pattern rule is the entry's fallback.
       const base = e.viewBase;

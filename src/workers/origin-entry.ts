@@ -58,16 +58,19 @@ export interface OriginEntry {
   /**
    * As of a time, on an origin's entry that judges every version itself (HistorySpans): the array holding
    * its versions' times, their offset there (-1: none, pick from `history`) and count; the versions whose
-   * rows decide by other rules than the entry's own (History.views, one set for all of them), a bit each,
-   * and those rules per agent, or null. With one agent, when those are an earlier version's rules seen in
-   * the entry's ranks (BaseRanks), what they are made of, held here as `first` is: a row decides by them
-   * without loading the array or that object (null: decide by `view` itself).
+   * rows decide by other rules than the entry's own (History.views), a bit each, and those rules per agent,
+   * or null, in at most two sets (`view`, `view2`: an earlier file a later one appended to, files with no
+   * rules). With one agent, when `view` is an earlier version's rules seen in the entry's ranks (BaseRanks),
+   * what they are made of, held here as `first` is: a row decides by them without loading the array or that
+   * object (null: decide by `view` itself).
    */
   spanData: Float64Array | null;
   spanAt: number;
   spanN: number;
   viewMask: number;
   view: CompiledRules[] | null;
+  viewMask2: number;
+  view2: CompiledRules[] | null;
   viewBase: CompiledRules | null;
   viewNb: number;
   viewFallback: number;
@@ -201,6 +204,8 @@ export function makeEntry(f: EntryFields): OriginEntry {
     spanN: 0,
     viewMask: 0,
     view: null,
+    viewMask2: 0,
+    view2: null,
     viewBase: null,
     viewNb: 0,
     viewFallback: -1,

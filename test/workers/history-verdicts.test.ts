@@ -75,6 +75,23 @@ const rows = fc.array(
 );
 
 describe('as-of verdicts through shared entries', () => {
+  it('picks from a span when versions are seen through two sets of rules: none, and the file appended to', () => {
+    const store = new OriginStore(config({ asOf: asOf(0) }));
+    const rules = 'User-agent: *\nDisallow: /a\n';
+    const bodies = ["It's secret\n", rules, `${rules}\nUser-agent: *\nDisallow: /search\n`, "It's secret\n"];
+    const e = store.install(historyOf(bodies, 'https://a.example'), origin, 1);
+    expect(e.history!.versions.every((v) => v === e)).toBe(true);
+    expect(e.spanAt).toBeGreaterThanOrEqual(0);
+    // The appended-to file's set first: a row under it decides by what it is made of (viewBase).
+    expect([e.viewMask, e.viewMask2]).toEqual([0b0010, 0b1001]);
+    expect(e.viewBase).not.toBeNull();
+    expect(e.view2![0]!.count).toBe(0);
+    const refs = alone(bodies, ['Googlebot']);
+    for (const path of PATHS)
+      for (let v = 0; v < bodies.length; v++)
+        expect(judge(store, e, path, v * STEP + 1, 1)).toBe(refs[v]!(path));
+  });
+
   it('reads every row as its version’s file alone would, for one agent and for two (property)', () => {
     fc.assert(
       fc.property(versions, rows, fc.boolean(), (list, rs, two) => {

@@ -109,22 +109,22 @@ describe('history', () => {
           .uniqueArray(fc.integer({ min: 0, max: 1000 }), { minLength: 1, maxLength: 12 })
           .map((a) => a.sort((x, y) => x - y)),
         fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 12, maxLength: 12 }),
-        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 12, maxLength: 12 }),
         fc.array(fc.integer({ min: -50, max: 1400 }), { minLength: 1, maxLength: 8 }),
         fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 0, max: 400 })),
         fc.integer({ min: 0, max: 120 }),
         (from, seen, viewed, times, maxAge, graceMs) => {
-          // One entry judges every version; the viewed ones through one other rule set (as a later version's
-          // entry judges the earlier file it appended to).
-          const other = [{}] as unknown as CompiledRules[];
+          // One entry judges every version; the viewed ones through one of two other rule sets (as a later
+          // version's entry judges the earlier file it appended to, and files with no rules).
+          const others = [null, [{}], [{}]] as unknown as (CompiledRules[] | null)[];
           const slot = { rules: [] as unknown[] | null, used: 0 };
           const e = { slot, spanAt: -1, viewMask: 0, view: null } as unknown as OriginEntry;
           const h = history(from, seen, []);
           h.versions = from.map(() => e);
-          h.views = from.map((_, v) => (viewed[v] ? other : null));
+          h.views = from.map((_, v) => others[viewed[v]!]!);
           expect(spannable(h)).toBe(true);
-          const { mask, view } = viewBits(h);
-          Object.assign(e, { history: h, viewMask: mask, view });
+          const { mask, view, mask2, view2 } = viewBits(h)!;
+          Object.assign(e, { history: h, viewMask: mask, view, viewMask2: mask2, view2 });
           spans.add(e, h.from, h.lastSeen, () => spanned);
           spanned.push(e);
           const cfg: AsOfConfig = {
