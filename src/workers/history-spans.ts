@@ -28,8 +28,8 @@ export class HistorySpans {
    * `entries` lists every live entry with a span, should the slab be full.
    */
   attach(e: OriginEntry, h: History, oneAgent: boolean, entries: () => OriginEntry[]): void {
-    if (!spannable(h)) return;
-    const bits = viewBits(h)!;
+    const bits = spanBits(h);
+    if (bits === null) return;
     const { mask, view } = bits;
     e.viewMask = mask;
     e.view = view;
@@ -153,8 +153,13 @@ const MAX_SPAN_VERSIONS = 30;
  * files with no rules).
  */
 export function spannable(h: History): boolean {
-  if (h.unresolved !== null || h.from.length > MAX_SPAN_VERSIONS) return false;
-  return viewBits(h) !== null;
+  return spanBits(h) !== null;
+}
+
+/** The view bits of `h` (viewBits) when it is spannable, else null. */
+function spanBits(h: History): ViewBits | null {
+  if (h.unresolved !== null || h.from.length > MAX_SPAN_VERSIONS) return null;
+  return viewBits(h);
 }
 
 /** The versions of a history seen through other rules than their entry's, in at most two sets (spannable). */

@@ -88,9 +88,12 @@ interface ViewsMade {
   empties: CompiledRules[];
 }
 
+/** Added to servingWeight for version rules with appended groups: above any count of agents. */
+const LAYERED_WEIGHT = 1 << 16;
+
 /**
- * How well version rules `r` can serve others (-1: not parsed): those with appended groups first, then
- * those with rules for more agents.
+ * How well version rules `r` can serve others (-1: not parsed): those with appended groups first
+ * (LAYERED_WEIGHT), then those with rules for more agents.
  */
 function servingWeight(r: readonly CompiledRules[] | null): number {
   if (r == null) return -1;
@@ -100,7 +103,7 @@ function servingWeight(r: readonly CompiledRules[] | null): number {
     if (x.count > 0) n++;
     if (x instanceof AppendedRules) layered = true;
   }
-  return layered ? n + r.length + 1 : n;
+  return layered ? LAYERED_WEIGHT + n : n;
 }
 
 /**
@@ -136,8 +139,8 @@ export function rankViews(
     for (let u = 0; u < n; u++) {
       const earlier = rules[u];
       if (u === v || earlier == null || serving[u] || views?.[u] != null) continue;
-      // A weight above the agent count: rules with appended groups, never served (servingWeight).
-      if (list[u]!.status !== list[v]!.status || weight[u]! > earlier.length) continue;
+      // Rules with appended groups are never served.
+      if (list[u]!.status !== list[v]!.status || weight[u]! >= LAYERED_WEIGHT) continue;
       const view = ranksIn(earlier, later, ctx);
       if (view === undefined) continue;
       views ??= new Array<RankViews[number]>(n).fill(null);

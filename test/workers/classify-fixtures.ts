@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PolicyBroker } from '../../src/pipeline/policy/policy-broker.js';
 import { createDirPolicyProvider } from '../../src/pipeline/policy/robots-dir-provider.js';
-import type { WirePolicy, WorkerConfig } from '../../src/workers/protocol.js';
+import { matchRow } from '../../src/workers/match-row.js';
+import type { OriginEntry, OriginStore } from '../../src/workers/origin-store.js';
+import type { AsOfConfig, WirePolicy, WireVersion, WorkerConfig } from '../../src/workers/protocol.js';
 
 /** A temp robots dir holding the given `<file name> → body`. */
 export function robotsDir(files: Record<string, string | Buffer>): string {
@@ -47,6 +49,35 @@ export function config(over: Partial<WorkerConfig> = {}): WorkerConfig {
     robotsDir: null,
     ...over,
   };
+}
+
+/** As of a time, by the first column, with this grace and no age limit. */
+export function asOfConfig(graceMs = 0): AsOfConfig {
+  return { timeIndex: 0, fixedTime: Number.NaN, timeFormat: 'auto', graceMs, maxAgeMs: Infinity };
+}
+
+/** An as-of origin's policy whose versions have these bodies, `step` ms apart from 0 (each body sent). */
+export function historyPolicy(bodies: string[], origin = 'https://a.example', step = 100): WirePolicy {
+  return {
+    ...parsedPolicy(bodies.at(-1)!, origin),
+    body: null,
+    history: bodies.map(
+      (b, i): WireVersion => ({
+        ...parsedPolicy(b, origin),
+        validFrom: i * step,
+        lastSeen: i * step,
+        source: 'fetch',
+        errorCode: '',
+      }),
+    ),
+  };
+}
+
+/** A row's verdict text for `agents` agents at time `t`, judged by the entry the store picks for it. */
+export function judgeAt(store: OriginStore, e: OriginEntry, path: string, t: number, agents: number): string {
+  const pick = { reason: null, ageMs: 0, rules: null };
+  const v = store.pick(e, t, 2, pick)!;
+  return matchRow(store, v, path, agents, new Uint8Array(agents), 0, t, pick.rules);
 }
 
 export const ROBOTS = {

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchRow } from '../../src/workers/match-row.js';
-import { type OriginEntry, OriginStore } from '../../src/workers/origin-store.js';
-import type { AsOfConfig, WirePolicy, WireVersion } from '../../src/workers/protocol.js';
-import { config, parsedPolicy } from './classify-fixtures.js';
+import { OriginStore } from '../../src/workers/origin-store.js';
+import type { WirePolicy } from '../../src/workers/protocol.js';
+import { asOfConfig, config, historyPolicy, judgeAt } from './classify-fixtures.js';
 
 // An origin's versions share entries, rank spaces and verdict texts (history.ts's RankViews, appended groups,
 // sets with no rules): whatever is shared, a row must read as it would under its version's file alone.
@@ -26,42 +25,19 @@ const APPENDED = [
 const PATHS = ['/', '/a', '/a/b', '/g', '/g/ok', '/search', '/search/ok', '/other'];
 const STEP = 100;
 
-function asOf(graceMs: number): AsOfConfig {
-  return { timeIndex: 0, fixedTime: Number.NaN, timeFormat: 'auto', graceMs, maxAgeMs: Infinity };
-}
-
 /** An origin's history with these bodies, STEP ms apart, first seen at 0. */
 function historyOf(bodies: string[], origin: string): WirePolicy {
-  return {
-    ...parsedPolicy(bodies.at(-1)!, origin),
-    body: null,
-    history: bodies.map(
-      (b, i): WireVersion => ({
-        ...parsedPolicy(b, origin),
-        validFrom: i * STEP,
-        lastSeen: i * STEP,
-        source: 'fetch',
-        errorCode: '',
-      }),
-    ),
-  };
-}
-
-/** The verdict text of a row of `e` at `t`, judged by the entry the store picks. */
-function judge(store: OriginStore, e: OriginEntry, path: string, t: number, agents: number): string {
-  const pick = { reason: null, ageMs: 0, rules: null };
-  const v = store.pick(e, t, 2, pick)!;
-  return matchRow(store, v, path, agents, new Uint8Array(agents), 0, t, pick.rules);
+  return historyPolicy(bodies, origin, STEP);
 }
 
 const origin = { scheme: 'https' as const, host: 'a.example', port: 443 };
 
 /** Each body judged alone: an origin of its own whose one version is it. */
 function alone(bodies: string[], agents: string[]) {
-  const store = new OriginStore(config({ agents, asOf: asOf(0) }));
+  const store = new OriginStore(config({ agents, asOf: asOfConfig(0) }));
   return bodies.map((b, v) => {
     const e = store.install(historyOf([b], `https://v${v}.example`), { ...origin, host: `v${v}.example` }, 1);
-    return (path: string) => judge(store, e, path, 0, agents.length);
+    return (path: string) => judgeAt(store, e, path, 0, agents.length);
   });
 }
 
@@ -76,7 +52,7 @@ const rows = fc.array(
 
 describe('as-of verdicts through shared entries', () => {
   it('picks from a span when versions are seen through two sets of rules: none, and the file appended to', () => {
-    const store = new OriginStore(config({ asOf: asOf(0) }));
+    const store = new OriginStore(config({ asOf: asOfConfig(0) }));
     const rules = 'User-agent: *\nDisallow: /a\n';
     const bodies = ["It's secret\n", rules, `${rules}\nUser-agent: *\nDisallow: /search\n`, "It's secret\n"];
     const e = store.install(historyOf(bodies, 'https://a.example'), origin, 1);
@@ -89,7 +65,7 @@ describe('as-of verdicts through shared entries', () => {
     const refs = alone(bodies, ['Googlebot']);
     for (const path of PATHS)
       for (let v = 0; v < bodies.length; v++)
-        expect(judge(store, e, path, v * STEP + 1, 1)).toBe(refs[v]!(path));
+        expect(judgeAt(store, e, path, v * STEP + 1, 1)).toBe(refs[v]!(path));
   });
 
   it('reads every row as its version’s file alone would, for one agent and for two (property)', () => {
@@ -97,12 +73,12 @@ describe('as-of verdicts through shared entries', () => {
       fc.property(versions, rows, fc.boolean(), (list, rs, two) => {
         const agents = two ? ['Googlebot', 'GPTBot'] : ['Googlebot'];
         const bodies = list.map((v) => v.base + v.appended.join(''));
-        const store = new OriginStore(config({ agents, asOf: asOf(0) }));
+        const store = new OriginStore(config({ agents, asOf: asOfConfig(0) }));
         const e = store.install(historyOf(bodies, 'https://a.example'), origin, 1);
         const refs = alone(bodies, agents);
         for (const { path, t } of rs) {
           const v = Math.min(Math.floor(t / STEP), bodies.length - 1);
-          expect(judge(store, e, path, t, agents.length)).toBe(refs[v]!(path));
+          expect(judgeAt(store, e, path, t, agents.length)).toBe(refs[v]!(path));
         }
       }),
       { numRuns: 300 },
@@ -114,7 +90,7 @@ describe('as-of verdicts through shared entries', () => {
     fc.assert(
       fc.property(versions, rows, (list, rs) => {
         const bodies = list.map((v) => v.base + v.appended.join(''));
-        const store = new OriginStore(config({ asOf: asOf(graceMs) }));
+        const store = new OriginStore(config({ asOf: asOfConfig(graceMs) }));
         const e = store.install(historyOf(bodies, 'https://a.example'), origin, 1);
         const refs = alone(bodies, ['Googlebot']);
         for (const { path, t } of rs) {
@@ -126,7 +102,7 @@ describe('as-of verdicts through shared entries', () => {
             if (refs[u]!(path).startsWith(',true,')) graced = true;
           const expected =
             own.startsWith(',false,') && graced ? own.replace(/,false,200,\n$/, ',true,200,\n') : own;
-          expect(judge(store, e, path, t, 1)).toBe(expected);
+          expect(judgeAt(store, e, path, t, 1)).toBe(expected);
         }
       }),
       { numRuns: 300 },

@@ -6,31 +6,18 @@ import { AppendedRules } from '../../src/core/appended-rules.js';
 import type { BaseRanks } from '../../src/core/base-ranks.js';
 import { V_ALLOWED_EXPLICIT } from '../../src/rows/verdict-format.js';
 import { matchRow } from '../../src/workers/match-row.js';
-import { type OriginEntry, OriginStore } from '../../src/workers/origin-store.js';
-import type { WirePolicy, WireVersion } from '../../src/workers/protocol.js';
+import { OriginStore } from '../../src/workers/origin-store.js';
+import type { WirePolicy } from '../../src/workers/protocol.js';
 import { DirPolicySource } from '../../src/workers/robots-dir-reader.js';
 import { usedAfterGc } from '../helpers/heap.js';
-import { config, parsedPolicy } from './classify-fixtures.js';
+import { asOfConfig, config, historyPolicy, judgeAt, parsedPolicy } from './classify-fixtures.js';
 
 function policy(body: string): WirePolicy {
   return parsedPolicy(body, 'https://a-rather-long-host-name.example');
 }
 
-/** A row's verdict text for `agents` agents at time `t`, judged by the entry the store picks for it. */
-function judgeAt(store: OriginStore, e: OriginEntry, path: string, t: number, agents: number): string {
-  const pick = { reason: null, ageMs: 0, rules: null };
-  const v = store.pick(e, t, 2, pick)!;
-  return matchRow(store, v, path, agents, new Uint8Array(agents), 0, t, pick.rules);
-}
-
 /** As of a time, by the first column, no grace and no age limit. */
-const AS_OF = {
-  timeIndex: 0,
-  fixedTime: Number.NaN,
-  timeFormat: 'auto' as const,
-  graceMs: 0,
-  maxAgeMs: Infinity,
-};
+const AS_OF = asOfConfig();
 
 /** A change reverted: the third version brings the first one's body back. */
 const REVERTED = [
@@ -41,19 +28,7 @@ const REVERTED = [
 
 /** An as-of origin's policy whose versions have these bodies, 100 ms apart (each body sent). */
 function historyOf(bodies: string[]): WirePolicy {
-  return {
-    ...policy(bodies.at(-1)!),
-    body: null,
-    history: bodies.map(
-      (b, i): WireVersion => ({
-        ...policy(b),
-        validFrom: i * 100,
-        lastSeen: i * 100,
-        source: 'fetch',
-        errorCode: '',
-      }),
-    ),
-  };
+  return historyPolicy(bodies, 'https://a-rather-long-host-name.example');
 }
 
 describe('OriginStore', () => {
