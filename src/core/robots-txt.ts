@@ -211,8 +211,9 @@ export function compileVersions(
       continue;
     }
     const robots = new Robots(parse(i));
-    // Agents selecting the same groups in both versions share one object, as compile() shares a set.
-    const layered = new Map<string, CompiledRules>();
+    // Agents selecting the same groups in both versions share one object, as compile() shares a set
+    // (with one agent there is none to share with: no map per version).
+    const layered = agents.length > 1 ? new Map<string, CompiledRules>() : null;
     out.push(
       agents.map((agent, a) => {
         const groups = selection(i, a);
@@ -222,11 +223,11 @@ export function compileVersions(
           const baseGroups = selection(j, a);
           // With one agent there is no other to share with: no key to build.
           const key = agents.length > 1 ? `${j}:${indexes(j, baseGroups)}:${indexes(i, groups)}` : '';
-          const made = layered.get(key);
+          const made = layered?.get(key);
           if (made !== undefined) return made;
           const on = AppendedRules.on(base, baseGroups, groups);
           if (on === undefined) continue;
-          layered.set(key, on);
+          layered?.set(key, on);
           return on;
         }
         return robots.compile(agent);

@@ -144,7 +144,7 @@ export async function classify(params: ClassifyParams): Promise<ClassifySummary>
           : null,
     };
     // Only live answers are worth keeping for repeats: a re-fetch is a network round trip.
-    const broker = new PolicyBroker(handle.provider, handle.kind === 'live');
+    const broker = new PolicyBroker(handle.provider, handle.kind === 'live', options.evidence);
     /**
      * Started with the first batch. An input that is one batch in all, and any input with one thread, is
      * judged in this thread: a worker isolate of its own would only add its memory and the messages.

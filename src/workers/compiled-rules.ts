@@ -73,6 +73,8 @@ export class CompiledRuleSets {
   /** Entries of `compiled` that are another body's slot (see `versions`). */
   private aliased = 0;
   protectFrom = 0;
+  /** The lead pattern of a slot of one agent's rules. */
+  private readonly oneLead: Int32Array;
 
   constructor(
     private readonly budget: number,
@@ -80,6 +82,7 @@ export class CompiledRuleSets {
     private readonly keepParsed = false,
   ) {
     this.evictAt = budget;
+    this.oneLead = this.sharedPattern(new Int32Array(1));
   }
 
   get count(): number {
@@ -154,16 +157,11 @@ export class CompiledRuleSets {
       slots.map((s) => s?.rules ?? undefined),
     );
     // Each version's rules as compiled, before `add` points agents that decide alike at one object.
-    const asCompiled = out.map((r) => r.slice());
+    // Each version's rules as compiled, before `add` points agents that decide alike at one object (only
+    // with several agents: one agent's rules are never replaced).
+    const asCompiled = this.agents.length > 1 ? out.map((r) => r.slice()) : out;
     // Which slot keeps each compiled object alive: this history's, and those its slots stand on.
-    const owner = new Map<CompiledRules, CompiledSlot>();
-    // A slot's bases are listed transitively: one level covers them all.
-    const own = (slot: CompiledSlot) => {
-      for (const s of [slot, ...(slot.bases ?? [])]) {
-        if (s.rules === null) continue;
-        for (const r of s.rules) if (layeredOn(r) === null && !owner.has(r)) owner.set(r, s);
-      }
-    };
+    const owner: Owners = { rules: [], slots: [] };
     const fresh = slots.map((s) => s === undefined);
     for (let i = 0; i < shas.length; i++) {
       if (slots[i] === undefined) {
@@ -175,17 +173,21 @@ export class CompiledRuleSets {
           fresh[i] = false;
         } else slots[i] = this.add(shas[i]!, out[i]!, null, bodies[i]!.byteLength, stamp);
       }
-      own(slots[i]!);
+      // A slot's bases are listed transitively: one level covers them all.
+      const slot = slots[i]!;
+      noteOwner(owner, slot);
+      if (slot.bases !== null) for (const b of slot.bases) noteOwner(owner, b);
     }
     for (let i = 0; i < shas.length; i++) {
       const slot = slots[i]!;
       if (!fresh[i]) continue;
       let bases: CompiledSlot[] | null = null;
       for (const r of slot.rules!) {
-        const base = owner.get(layeredOn(r) ?? r);
+        const base = ownerOf(owner, layeredOn(r) ?? r);
         if (base === undefined || base === slot) continue;
         bases ??= [];
-        for (const b of [base, ...(base.bases ?? [])]) if (!bases.includes(b)) bases.push(b);
+        if (!bases.includes(base)) bases.push(base);
+        if (base.bases !== null) for (const b of base.bases) if (!bases.includes(b)) bases.push(b);
       }
       // An exactly sized copy: a pushed-to array keeps room for 17 elements (≈ 130 bytes more), per slot.
       if (bases !== null) slot.bases = bases.slice();
@@ -238,21 +240,29 @@ export class CompiledRuleSets {
     this.compiles++;
     // Agents that select the same groups share one compiled set: count it once.
     let cost = COST_BASE + (parsed === null ? 0 : bodyBytes * PARSED_COST_PER_BYTE);
-    const lead = new Int32Array(rules.length);
     let allSame = rules.length > 0;
-    for (let a = 0; a < rules.length; a++) {
-      let l = 0;
-      while (l < a && !sameRuleSet(rules[l]!, rules[a]!)) l++;
-      lead[a] = l;
-      // A follower uses its lead's object: it decides alike, and one object per set is kept.
-      if (l === a) cost += rules[a]!.byteSize;
-      else rules[a] = rules[l]!;
-      if (l !== 0) allSame = false;
+    let lead: Int32Array;
+    if (rules.length === 1) {
+      // One agent, the common run: its own lead, the one array every such slot shares.
+      cost += rules[0]!.byteSize;
+      lead = this.oneLead;
+    } else {
+      lead = new Int32Array(rules.length);
+      for (let a = 0; a < rules.length; a++) {
+        let l = 0;
+        while (l < a && !sameRuleSet(rules[l]!, rules[a]!)) l++;
+        lead[a] = l;
+        // A follower uses its lead's object: it decides alike, and one object per set is kept.
+        if (l === a) cost += rules[a]!.byteSize;
+        else rules[a] = rules[l]!;
+        if (l !== 0) allSame = false;
+      }
+      lead = this.sharedPattern(lead);
     }
     const slot: CompiledSlot = {
       sha,
       rules,
-      lead: this.sharedPattern(lead),
+      lead,
       allSame,
       parsed,
       cost,
@@ -307,6 +317,28 @@ export class CompiledRuleSets {
     this.cost -= s.cost;
     this.dropped++;
   }
+}
+
+/** Compiled objects and the slots that keep them alive, side by side (a few per history: no map). */
+interface Owners {
+  rules: CompiledRules[];
+  slots: CompiledSlot[];
+}
+
+/** Files `slot` as the keeper of each compiled object of its rules not layered on others' (see versions). */
+function noteOwner(owner: Owners, slot: CompiledSlot): void {
+  if (slot.rules === null) return;
+  for (const r of slot.rules) {
+    if (layeredOn(r) !== null || owner.rules.includes(r)) continue;
+    owner.rules.push(r);
+    owner.slots.push(slot);
+  }
+}
+
+/** The slot that keeps compiled object `r` alive, or undefined. */
+function ownerOf(owner: Owners, r: CompiledRules): CompiledSlot | undefined {
+  const k = owner.rules.indexOf(r);
+  return k < 0 ? undefined : owner.slots[k];
 }
 
 /** The earlier version whose rules are version `i`'s (every agent's one rule set); or -1. */

@@ -3,7 +3,6 @@ import { sameRuleSet } from '../core/compile.js';
 import type { CompiledRules } from '../core/index.js';
 import type { NoHistoryReason } from '../rows/verdict-format.js';
 import { V_ALLOWED_UNAVAILABLE } from '../rows/verdict-format.js';
-import type { CompiledSlot } from './compiled-rules.js';
 import type { OriginEntry, Pick } from './origin-entry.js';
 import { AGE_BUCKET_DAYS, type AsOfConfig, type WireVersion } from './protocol.js';
 
@@ -65,9 +64,12 @@ function ranksIn(
     }
     // Agents selecting the same groups share a layered set, on the first such agent's rules.
     if (!(r instanceof AppendedRules) || !sameRuleSet(r.shared, was)) return undefined;
-    ctx.made ??= new Map();
-    if (!ctx.made.has(r)) ctx.made.set(r, r.baseRanks());
-    const view = ctx.made.get(r);
+    let k = ctx.layered.indexOf(r);
+    if (k < 0) {
+      k = ctx.layered.push(r) - 1;
+      ctx.made.push(r.baseRanks());
+    }
+    const view = ctx.made[k];
     if (view === undefined) return undefined;
     out[a] = view;
   }
@@ -84,7 +86,9 @@ function ranksIn(
 
 /** What ranksIn made for an origin's versions: layered sets' BaseRanks (once each), one empty set per agent. */
 interface ViewsMade {
-  made: Map<CompiledRules, CompiledRules | undefined> | null;
+  /** Layered sets met, and their BaseRanks (undefined: none) at the same index (a few: no map). */
+  layered: AppendedRules[];
+  made: (CompiledRules | undefined)[];
   empties: CompiledRules[];
 }
 
@@ -119,12 +123,15 @@ export function rankViews(
   const n = list.length;
   if (n < 2) return null;
   let views: RankViews | null = null;
-  const rules = list.map(rulesOf);
-  const ctx: ViewsMade = { made: null, empties: [] };
-  const weight = rules.map(servingWeight);
+  const rules = new Array<readonly CompiledRules[] | null>(n);
+  const weight = new Array<number>(n);
   // Version indexes by weight, heaviest first, then oldest first (an insertion sort: a few versions).
   const order = new Array<number>(n);
+  const serving = new Array<boolean>(n);
   for (let v = 0; v < n; v++) {
+    rules[v] = rulesOf(list[v]!);
+    weight[v] = servingWeight(rules[v]!);
+    serving[v] = false;
     let at = v;
     while (at > 0 && weight[order[at - 1]!]! < weight[v]!) {
       order[at] = order[at - 1]!;
@@ -132,18 +139,26 @@ export function rankViews(
     }
     order[at] = v;
   }
-  const serving = new Array<boolean>(n).fill(false);
+  const ctx: ViewsMade = { layered: [], made: [], empties: [] };
   for (const v of order) {
     const later = rules[v];
     if (later == null || views?.[v] != null) continue;
+    // A version with an earlier one's rules (a change reverted) is seen through the same view.
+    let seenRules: readonly CompiledRules[] | null = null;
+    let seenView: CompiledRules[] | undefined;
     for (let u = 0; u < n; u++) {
       const earlier = rules[u];
       if (u === v || earlier == null || serving[u] || views?.[u] != null) continue;
       // Rules with appended groups are never served.
       if (list[u]!.status !== list[v]!.status || weight[u]! >= LAYERED_WEIGHT) continue;
-      const view = ranksIn(earlier, later, ctx);
+      const view = earlier === seenRules ? seenView : ranksIn(earlier, later, ctx);
+      seenRules = earlier;
+      seenView = view;
       if (view === undefined) continue;
-      views ??= new Array<RankViews[number]>(n).fill(null);
+      if (views === null) {
+        views = new Array<RankViews[number]>(n);
+        for (let w = 0; w < n; w++) views[w] = null;
+      }
       views[u] = { into: v, rules: view };
       serving[v] = true;
     }
@@ -157,24 +172,46 @@ export function buildHistory(
   entryOf: (w: WireVersion) => OriginEntry,
   views: RankViews | null = null,
 ): History {
-  const unresolved = list.map((w) => (w.errorCode === 'ERR_REDIRECT_UNRESOLVED' ? 1 : 0));
-  const history: History = {
-    from: list.map((w) => w.validFrom),
-    lastSeen: list.map((w) => w.lastSeen),
-    versions: [],
-    unresolved: unresolved.includes(1) ? unresolved : null,
-    views: views === null ? null : views.map((x) => x?.rules ?? null),
-  };
+  const n = list.length;
+  // Exactly sized (a pushed-to array keeps room for 17 elements): they live as long as the origin.
+  const from = new Array<number>(n);
+  const lastSeen = new Array<number>(n);
+  let unresolved: number[] | null = null;
+  for (let v = 0; v < n; v++) {
+    const w = list[v]!;
+    from[v] = w.validFrom;
+    lastSeen[v] = w.lastSeen;
+    if (w.errorCode === 'ERR_REDIRECT_UNRESOLVED') {
+      unresolved ??= new Array<number>(n).fill(0);
+      unresolved[v] = 1;
+    }
+  }
+  let viewRules: (CompiledRules[] | null)[] | null = null;
+  if (views !== null) {
+    viewRules = new Array<CompiledRules[] | null>(n);
+    for (let v = 0; v < n; v++) viewRules[v] = views[v]?.rules ?? null;
+  }
+  const history: History = { from, lastSeen, versions: [], unresolved, views: viewRules };
   // Versions with one compiled set decide alike: with one tail too (a change reverted, or one no agent's
   // rules see) they share an entry, else they count rule hits together (one report per rule).
-  const bySlot = new Map<CompiledSlot, OriginEntry>();
+  const made: OriginEntry[] = [];
   // Versions served by a later one's entry are filled in once that entry is made.
-  const versions = list.map((w, v) => {
-    if (views?.[v] != null) return null;
-    let e = entryOf(w);
+  const versions: (OriginEntry | null)[] = [];
+  for (let v = 0; v < n; v++) {
+    if (views?.[v] != null) {
+      versions.push(null);
+      continue;
+    }
+    let e = entryOf(list[v]!);
     if (e.slot !== null) {
-      const first = bySlot.get(e.slot);
-      if (first === undefined) bySlot.set(e.slot, e);
+      let first: OriginEntry | undefined;
+      for (const m of made) {
+        if (m.slot === e.slot) {
+          first = m;
+          break;
+        }
+      }
+      if (first === undefined) made.push(e);
       else if (first.tail === e.tail) e = first;
       else e.ruleHits = first.ruleHits;
     }
@@ -183,9 +220,11 @@ export function buildHistory(
       e.history = history;
       e.version = v;
     }
-    return e;
-  });
-  history.versions = versions.map((e, v) => e ?? versions[views![v]!.into]!);
+    versions.push(e);
+  }
+  const all = new Array<OriginEntry>(n);
+  for (let v = 0; v < n; v++) all[v] = versions[v] ?? versions[views![v]!.into]!;
+  history.versions = all;
   return history;
 }
 

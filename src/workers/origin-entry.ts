@@ -76,6 +76,13 @@ export interface OriginEntry {
   viewFallback: number;
 }
 
+/** `n` zero counters, exactly sized: a loop, where `new Array(n).fill(0)` took a slow builtin path per origin. */
+export function zeros(n: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = 0;
+  return out;
+}
+
 /** Per agent, the rule counters of an origin serving `slot`'s body (one for agents that decide alike). */
 export function newRuleHits(slot: CompiledSlot): RuleHits[] {
   return byLead(slot, (a) => new RuleHits(slot.rules?.[a]?.count ?? 0));

@@ -12,6 +12,7 @@ import {
   type OriginEntry,
   type Pick,
   stampRules,
+  zeros,
 } from './origin-entry.js';
 import type { WirePolicy, WireVersion, WorkerConfig } from './protocol.js';
 import { type MissingProbe, SharedOrigins } from './shared-origins.js';
@@ -173,8 +174,7 @@ export class OriginStore {
 
   /** Counts a disallowed row of `e` for agent `a`; the origin's counters are made on its first. */
   countDisallowed(e: OriginEntry, a: number): void {
-    if (e.disallowed === this.shared.noCounts)
-      e.disallowed = new Array<number>(this.config.agents.length).fill(0);
+    if (e.disallowed === this.shared.noCounts) e.disallowed = zeros(this.config.agents.length);
     e.disallowed[a]!++;
   }
 
@@ -312,10 +312,8 @@ export class OriginStore {
     stamp: number,
   ): OriginEntry {
     // The origin's versions share its names and one set of disallowed-row counters (reported once).
-    const own = {
-      ...entryNames(p.key, origin),
-      disallowed: new Array<number>(this.config.agents.length).fill(0),
-    };
+    const names = entryNames(p.key, origin);
+    const own = { key: names.key, host: names.host, disallowed: zeros(this.config.agents.length) };
     // Versions that only appended groups to an earlier one share its compiled tables.
     const list = p.history as WireVersion[];
     this.compiled.versions(list, stamp);

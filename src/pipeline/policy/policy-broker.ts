@@ -33,6 +33,23 @@ export function toWire(key: string, p: Policy): WirePolicy {
   };
 }
 
+/**
+ * toWire without what only evidence columns show (the robots URL, the fetch time): a history's versions
+ * are each a copy to send, receive and collect, and without evidence no row reads them.
+ */
+function judgedWire(key: string, p: Policy): WirePolicy {
+  return {
+    key,
+    outcome: p.outcome,
+    status: statusText(p),
+    body: p.outcome === 'parsed' ? (p.body ?? new Uint8Array(0)) : null,
+    sha256: p.outcome === 'parsed' ? p.sha256 : null,
+    robotsUrl: '',
+    fetchedAt: '',
+    truncated: p.truncated,
+  };
+}
+
 /** An epoch-ms time as the wire carries it: ISO 8601, or '' when unknown. */
 function wireTime(ms: number): string {
   return Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : '';
@@ -74,11 +91,13 @@ export class PolicyBroker {
   /**
    * `keep`: whether answers are kept for repeats (BROKER_BODY_BUDGET). A provider that reads the local
    * cache file answers a repeat with one indexed read: kept copies would only be promoted garbage (a
-   * run as of a time held ≈ 15 MiB more for them).
+   * run as of a time held ≈ 15 MiB more for them). `evidence`: whether rows show where their policy came
+   * from; without, a version goes to the workers without its URL, fetch time and source.
    */
   constructor(
     private readonly provider: PolicyProvider,
     keep = true,
+    private readonly evidence = true,
   ) {
     this.cache = keep ? new Lru<WirePolicy>(BROKER_BODY_BUDGET, BROKER_MAX_ORIGINS) : null;
   }
@@ -178,10 +197,10 @@ export class PolicyBroker {
     const sent = new Set<string>();
     const history: WireVersion[] = versions.map((v) => {
       // toWire's object with the version's fields added, not spread into another: one object per version.
-      const w = toWire(key, v.policy) as WireVersion;
+      const w = (this.evidence ? toWire(key, v.policy) : judgedWire(key, v.policy)) as WireVersion;
       w.validFrom = v.validFrom;
       w.lastSeen = v.lastSeen;
-      w.source = v.source;
+      w.source = this.evidence ? v.source : '';
       w.errorCode = v.policy.errorCode ?? '';
       // A body seen in an earlier version (a change reverted) is compiled from that one: sent once.
       if (w.sha256 !== null && w.body !== null) {
