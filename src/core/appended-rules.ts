@@ -8,7 +8,7 @@ import { BaseRanks } from './base-ranks.js';
 import { CompiledBase, decideBy, decideUrlBy, type RankedRules } from './compile.js';
 import type { Group } from './group.js';
 import { OWN_BYTES, RankedView } from './rank-decisions.js';
-import { type OrderedRules, orderKeys } from './rule-order.js';
+import { type OrderedRules, type OrderKeys, orderKeys } from './rule-order.js';
 import type { CompiledRules } from './types.js';
 
 /**
@@ -113,7 +113,8 @@ export class AppendedRules extends RankedView implements RankedRules {
 
   private constructor(
     private readonly base: RankedRules,
-    baseGroups: readonly Group[],
+    /** The base's order keys only: its patterns and rule texts are the base's to keep. */
+    ob: OrderKeys,
     private readonly extra: CompiledBase,
     ox: OrderedRules,
     /** How many lines further down the appended rules are here than in `extra` (see appendedPart). */
@@ -121,8 +122,6 @@ export class AppendedRules extends RankedView implements RankedRules {
   ) {
     super();
     this.agent = base.agent;
-    // The base's order keys only: its patterns and rule texts are the base's to keep.
-    const ob = orderKeys(baseGroups);
     this.nb = ob.keys.length;
     this.nx = ox.patterns.length;
     // Exactly sized: a pushed-to array keeps room to grow, per layered rule set.
@@ -168,8 +167,10 @@ export class AppendedRules extends RankedView implements RankedRules {
     let extraRules = 0;
     for (const g of extraGroups) extraRules += g.ruleCount;
     if (extraRules > baseRules) return undefined;
+    // Before the appended part is compiled: the base's were likely the rules ordered last (see orderKeys).
+    const ob = orderKeys(baseGroups);
     const { part, shift: extraShift } = appendedPart(base.agent, extraGroups);
-    const rules = new AppendedRules(moved, baseGroups, part.extra, part.ordered, extraShift);
+    const rules = new AppendedRules(moved, ob, part.extra, part.ordered, extraShift);
     return rules.consistent ? rules : undefined;
   }
 

@@ -46,7 +46,10 @@ const scratch = new Scratch((n) => new Float64Array(n), 96, 6 * 1024);
 export function orderRules(groups: readonly Group[]): OrderedRules {
   const c = sortedCandidates(groups);
   // Many real files have no rule for a given agent: they share one answer.
-  if (c === null) return NO_RULES;
+  if (c === null) {
+    lastGroups = null;
+    return NO_RULES;
+  }
   const { n, keys, at, escaped, emptyGroup, emptyAllowed } = c;
   const count = emptyGroup < 0 ? n : n + 1;
   const patterns: string[] = new Array(n);
@@ -66,7 +69,30 @@ export function orderRules(groups: readonly Group[]): OrderedRules {
     // An empty Disallow allows as the fallback; its text keeps its own key.
     facts.add(true, groups[emptyGroup]!.lineAt(c.emptyRule), emptyAllowed, emptyAllowed ? '' : DISALLOW_KEY);
   }
-  return { patterns, facts: facts.done(), fallback: emptyGroup < 0 ? -1 : n, fallbackAllows: emptyAllowed };
+  const ordered = {
+    patterns,
+    facts: facts.done(),
+    fallback: emptyGroup < 0 ? -1 : n,
+    fallbackAllows: emptyAllowed,
+  };
+  lastGroups = groups;
+  lastOrdered = ordered;
+  return ordered;
+}
+
+/**
+ * The groups orderRules ordered last, and their order: when versions are compiled together, the rules a
+ * later version appended groups to were mostly the last ones compiled, and orderKeys then reads their keys
+ * off that order instead of sorting them again. Read once (see orderKeys).
+ */
+let lastGroups: readonly Group[] | null = null;
+let lastOrdered: OrderedRules | null = null;
+
+/** Whether two selections are the same groups (a selection is made anew for each compile). */
+function sameGroups(a: readonly Group[], b: readonly Group[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The decision order of `groups`' rules reduced to what comparing it with another's needs (see orderKeys). */
@@ -83,6 +109,17 @@ export interface OrderKeys {
  * rule texts: a later version layered on these rules (AppendedRules) only compares its keys with them.
  */
 export function orderKeys(groups: readonly Group[]): OrderKeys {
+  const known = lastGroups !== null && sameGroups(lastGroups, groups) ? lastOrdered : null;
+  // Not kept past one read: a later parse may reuse the rules of groups that are not owned.
+  lastGroups = null;
+  lastOrdered = null;
+  if (known !== null) {
+    // The key orderRules sorted each pattern by: its length × 2, + 1 for an Allow.
+    const keys = new Array<number>(known.patterns.length);
+    for (let r = 0; r < keys.length; r++)
+      keys[r] = known.patterns[r]!.length * 2 + (known.facts.allowed(r) ? 1 : 0);
+    return { keys, fallback: known.fallback, fallbackAllows: known.fallbackAllows };
+  }
   const c = sortedCandidates(groups);
   if (c === null) return { keys: [], fallback: -1, fallbackAllows: false };
   const keys = new Array<number>(c.n);

@@ -156,7 +156,6 @@ export class CompiledRuleSets {
       this.agents,
       slots.map((s) => s?.rules ?? undefined),
     );
-    // Each version's rules as compiled, before `add` points agents that decide alike at one object.
     // Each version's rules as compiled, before `add` points agents that decide alike at one object (only
     // with several agents: one agent's rules are never replaced).
     const asCompiled = this.agents.length > 1 ? out.map((r) => r.slice()) : out;

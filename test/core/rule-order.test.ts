@@ -96,13 +96,34 @@ describe('orderKeys', () => {
       fc.property(fc.array(fc.tuple(fc.boolean(), valueArb), { maxLength: 12 }), (rules) => {
         const groups = groupOf(rules.map(([allowed, value], i) => rule(allowed, value, i + 1)));
         const o = orderRules(groups);
-        expect(orderKeys(groups)).toEqual({
+        const expected = {
           keys: o.patterns.map((p, r) => p.length * 2 + (o.facts.allowed(r) ? 1 : 0)),
           fallback: o.fallback,
           fallbackAllows: o.fallbackAllows,
-        });
+        };
+        // Right after orderRules (read off its order), then again (sorted anew: the order is read once).
+        expect(orderKeys([...groups])).toEqual(expected);
+        expect(orderKeys(groups)).toEqual(expected);
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('gives the keys of the groups asked for, not those orderRules ordered last (property)', () => {
+    const rulesArb = fc.array(fc.tuple(fc.boolean(), patternArb), { maxLength: 8 });
+    fc.assert(
+      fc.property(rulesArb, rulesArb, (a, b) => {
+        const ga = groupOf(a.map(([allowed, value], i) => rule(allowed, value, i + 1)));
+        const gb = groupOf(b.map(([allowed, value], i) => rule(allowed, value, i + 1)));
+        const ob = orderRules(gb);
+        orderRules(ga);
+        expect(orderKeys(gb)).toEqual({
+          keys: ob.patterns.map((p, r) => p.length * 2 + (ob.facts.allowed(r) ? 1 : 0)),
+          fallback: ob.fallback,
+          fallbackAllows: ob.fallbackAllows,
+        });
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -194,7 +194,8 @@ export class PolicyBroker {
     const versions = await provider.history(origin);
     const source = versions.length > 0 ? 'history' : 'none';
     this.stats.sources[source] = (this.stats.sources[source] ?? 0) + 1;
-    const sent = new Set<string>();
+    // Bodies sent so far (a few per origin: an array, not a set).
+    const sent: string[] = [];
     const history: WireVersion[] = versions.map((v) => {
       // toWire's object with the version's fields added, not spread into another: one object per version.
       const w = (this.evidence ? toWire(key, v.policy) : judgedWire(key, v.policy)) as WireVersion;
@@ -204,8 +205,8 @@ export class PolicyBroker {
       w.errorCode = v.policy.errorCode ?? '';
       // A body seen in an earlier version (a change reverted) is compiled from that one: sent once.
       if (w.sha256 !== null && w.body !== null) {
-        if (sent.has(w.sha256)) w.body = null;
-        else sent.add(w.sha256);
+        if (sent.includes(w.sha256)) w.body = null;
+        else sent.push(w.sha256);
       }
       return w;
     });
