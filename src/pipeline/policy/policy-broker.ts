@@ -20,32 +20,19 @@ export function statusText(p: Policy): string {
   return '';
 }
 
-export function toWire(key: string, p: Policy): WirePolicy {
-  return {
-    key,
-    outcome: p.outcome,
-    status: statusText(p),
-    body: p.outcome === 'parsed' ? (p.body ?? new Uint8Array(0)) : null,
-    sha256: p.outcome === 'parsed' ? p.sha256 : null,
-    robotsUrl: p.finalUrl ?? p.robotsUrl,
-    fetchedAt: wireTime(p.fetchedAt),
-    truncated: p.truncated,
-  };
-}
-
 /**
- * toWire without what only evidence columns show (the robots URL, the fetch time): a history's versions
- * are each a copy to send, receive and collect, and without evidence no row reads them.
+ * A policy as the workers get it. Without `evidence` it goes without what only evidence columns show (the
+ * robots URL, the fetch time): a history's versions are each a copy to send, receive and collect.
  */
-function judgedWire(key: string, p: Policy): WirePolicy {
+export function toWire(key: string, p: Policy, evidence = true): WirePolicy {
   return {
     key,
     outcome: p.outcome,
     status: statusText(p),
     body: p.outcome === 'parsed' ? (p.body ?? new Uint8Array(0)) : null,
     sha256: p.outcome === 'parsed' ? p.sha256 : null,
-    robotsUrl: '',
-    fetchedAt: '',
+    robotsUrl: evidence ? (p.finalUrl ?? p.robotsUrl) : '',
+    fetchedAt: evidence ? wireTime(p.fetchedAt) : '',
     truncated: p.truncated,
   };
 }
@@ -198,7 +185,7 @@ export class PolicyBroker {
     const sent: string[] = [];
     const history: WireVersion[] = versions.map((v) => {
       // toWire's object with the version's fields added, not spread into another: one object per version.
-      const w = (this.evidence ? toWire(key, v.policy) : judgedWire(key, v.policy)) as WireVersion;
+      const w = toWire(key, v.policy, this.evidence) as WireVersion;
       w.validFrom = v.validFrom;
       w.lastSeen = v.lastSeen;
       w.source = this.evidence ? v.source : '';

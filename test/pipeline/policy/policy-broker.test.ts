@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { HistoryProvider } from '../../../src/pipeline/policy/history-source.js';
 import type { Origin, Policy, PolicyProvider } from '../../../src/pipeline/policy/policy.js';
 import { PolicyBroker, statusText } from '../../../src/pipeline/policy/policy-broker.js';
 import { createDirPolicyProvider } from '../../../src/pipeline/policy/robots-dir-provider.js';
+import type { WireVersion } from '../../../src/workers/protocol.js';
 import { robotsDir } from '../../workers/classify-fixtures.js';
 
 const dir = robotsDir({ 'a.example.txt': 'User-agent: *\nDisallow: /\n' });
@@ -55,6 +57,38 @@ describe('PolicyBroker', () => {
     const [w] = await b.resolve({ keys: ['https://bad.example'], origins: [{ ...a, host: 'bad.example' }] });
     expect([w!.outcome, w!.status]).toEqual(['unreachable', 'ERR_TEST']);
     expect(b.stats.failures).toEqual({ ERR_TEST: 1 });
+  });
+
+  it("sends a history's versions with their URL, fetch time and source only when rows show evidence", async () => {
+    const inner = createDirPolicyProvider(dir);
+    const provider: HistoryProvider = {
+      get: (o) => inner.get(o),
+      async history(o) {
+        const policy = await inner.get(o);
+        return [{ policy, validFrom: 1_000, lastSeen: 2_000, source: 'warc:a.warc.gz@12' }];
+      },
+      close: () => inner.close(),
+    };
+    const req = { keys: ['https://a.example'], origins: [a] };
+    const [withEvidence] = await new PolicyBroker(provider, false, true).resolve(req);
+    const [without] = await new PolicyBroker(provider, false, false).resolve(req);
+    const shown = withEvidence!.history![0]!;
+    expect(shown.source).toBe('warc:a.warc.gz@12');
+    expect(shown.robotsUrl).toMatch(/a\.example/);
+    expect(shown.fetchedAt).not.toBe('');
+    const sent = without!.history![0]!;
+    expect([sent.source, sent.robotsUrl, sent.fetchedAt]).toEqual(['', '', '']);
+    // What rows are judged by is the same either way.
+    const judged = (v: WireVersion) => [
+      v.outcome,
+      v.status,
+      v.sha256,
+      v.validFrom,
+      v.lastSeen,
+      v.errorCode,
+      v.body,
+    ];
+    expect(judged(sent)).toEqual(judged(shown));
   });
 
   it('writes robots_status as the HTTP status, else the error code, else file/missing', () => {
