@@ -3,7 +3,7 @@ import { sameRuleSet } from '../core/compile.js';
 import type { CompiledRules } from '../core/index.js';
 import type { NoHistoryReason } from '../rows/verdict-format.js';
 import { V_ALLOWED_UNAVAILABLE } from '../rows/verdict-format.js';
-import type { OriginEntry, Pick } from './origin-entry.js';
+import { type OriginEntry, type Pick, zeros } from './origin-entry.js';
 import { AGE_BUCKET_DAYS, type AsOfConfig, type WireVersion } from './protocol.js';
 
 /** An origin's stored versions as of-time runs judge by: one entry per version, oldest first. */
@@ -182,7 +182,7 @@ export function buildHistory(
     from[v] = w.validFrom;
     lastSeen[v] = w.lastSeen;
     if (w.errorCode === 'ERR_REDIRECT_UNRESOLVED') {
-      unresolved ??= new Array<number>(n).fill(0);
+      unresolved ??= zeros(n);
       unresolved[v] = 1;
     }
   }
