@@ -138,6 +138,32 @@ export function replacedWithinGrace(e: OriginEntry, t: number, graceMs: number):
   return v > 0 && e.spanData![e.spanAt + v]! > t - graceMs;
 }
 
+/**
+ * allowedWithinGrace for an entry with a span, from the span and its view bits alone (the entry judges every
+ * version itself; none is an unresolved redirect): true when a version in force within `graceMs` before `t`,
+ * earlier than the one in force at `t`, allowed the path for agent `a`.
+ */
+export function spanAllowedWithinGrace(
+  e: OriginEntry,
+  t: number,
+  graceMs: number,
+  a: number,
+  path: string,
+): boolean {
+  const own = e.slot?.rules ?? null;
+  // Rules evicted: the versions' rules are gone, as earlierWithinGrace skips such versions.
+  if (own === null) return false;
+  const data = e.spanData!;
+  const at = e.spanAt;
+  for (let u = spanVersionAt(e, t) - 1; u >= 0 && data[at + u + 1]! > t - graceMs; u--) {
+    const rules = (e.viewMask >> u) & 1 ? e.view! : (e.viewMask2 >> u) & 1 ? e.view2! : own;
+    const r = rules[a]!;
+    const idx = r.decide(path);
+    if (idx < 0 || r.allowedAt(idx)) return true;
+  }
+  return false;
+}
+
 /** versionAt from an entry's span: the latest version first seen at or before `t`, or -1. */
 function spanVersionAt(e: OriginEntry, t: number): number {
   return latestAtOrBefore(e.spanData!, e.spanAt, e.spanN, t);

@@ -48,7 +48,10 @@ export interface OriginEntry {
   served: number;
   /** Stands for every origin with its fixed verdict and status (see FixedOrigins): never adopted or counted. */
   shared: boolean;
-  /** As of a time: the origin's versions (on the origin's entry), or the history a version belongs to. */
+  /**
+   * As of a time: the origin's versions (on the origin's entry), or the history a version belongs to; null on
+   * an entry with a span (see `spanData`) when rows have no agent column: its span says all a row needs.
+   */
   history: History | null;
   /**
    * A version's index in its history (the first it serves: versions with one body and tail share an entry);

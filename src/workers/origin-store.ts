@@ -1,7 +1,7 @@
 import { V_ALLOWED_UNAVAILABLE, V_DISALLOWED_UNREACHABLE, V_NOT_CACHED } from '../rows/verdict-format.js';
 import { CompiledRuleSets, type CompiledSlot } from './compiled-rules.js';
 import { allowedWithinGrace, buildHistory, rankViews, versionEntryAt } from './history.js';
-import { HistorySpans, replacedWithinGrace, spanEntryAt } from './history-spans.js';
+import { HistorySpans, replacedWithinGrace, spanAllowedWithinGrace, spanEntryAt } from './history-spans.js';
 import { inChain, OriginChains } from './origin-chains.js';
 import {
   type EntryParts,
@@ -328,6 +328,9 @@ export class OriginStore {
     const first = history.versions[0];
     if (first !== undefined && first.slot !== null && history.versions.every((e) => e === first)) {
       this.spans.attach(first, history, this.config.agents.length === 1, () => this.spannedEntries());
+      // Its span and view bits say all a row needs, grace included: the history's arrays would only be
+      // ≈ 400 bytes more an origin to keep and to collect. Rows' own agents (`--agent-column`) still read it.
+      if (first.spanAt >= 0 && (this.config.agentIndex ?? -1) < 0) first.history = null;
       return first;
     }
     // Else an entry of the origin's own: nothing to match, only the versions to pick from.
@@ -342,6 +345,8 @@ export class OriginStore {
    * needs lost its compiled rules: the origin is then forgotten and asked for again.
    */
   pick(e: OriginEntry, t: number, stamp: number, out: Pick): OriginEntry | undefined {
+    // An entry let go of (its span released) that kept no history is out of the store: asked for again.
+    if (e.spanAt < 0 && e.history === null) return undefined;
     const v =
       e.spanAt >= 0
         ? spanEntryAt(e, t, stamp, this.config.asOf!, out)
@@ -366,7 +371,8 @@ export class OriginStore {
   inGrace(e: OriginEntry, a: number, path: string, t: number): boolean {
     const graceMs = this.config.asOf!.graceMs;
     // Mostly the version in force began long before: then nothing to look back at, from the span alone.
-    if (e.spanAt >= 0 && !replacedWithinGrace(e, t, graceMs)) return false;
+    if (e.spanAt >= 0)
+      return replacedWithinGrace(e, t, graceMs) && spanAllowedWithinGrace(e, t, graceMs, a, path);
     return allowedWithinGrace(e.history!, t, graceMs, a, path);
   }
 

@@ -56,8 +56,9 @@ describe('as-of verdicts through shared entries', () => {
     const rules = 'User-agent: *\nDisallow: /a\n';
     const bodies = ["It's secret\n", rules, `${rules}\nUser-agent: *\nDisallow: /search\n`, "It's secret\n"];
     const e = store.install(historyOf(bodies, 'https://a.example'), origin, 1);
-    expect(e.history!.versions.every((v) => v === e)).toBe(true);
+    // The entry judges every version itself: its span says all a row needs, so it keeps no history.
     expect(e.spanAt).toBeGreaterThanOrEqual(0);
+    expect(e.history).toBeNull();
     // The appended-to file's set first: a row under it decides by what it is made of (viewBase).
     expect([e.viewMask, e.viewMask2]).toEqual([0b0010, 0b1001]);
     expect(e.viewBase).not.toBeNull();
@@ -66,6 +67,23 @@ describe('as-of verdicts through shared entries', () => {
     for (const path of PATHS)
       for (let v = 0; v < bodies.length; v++)
         expect(judgeAt(store, e, path, v * STEP + 1, 1)).toBe(refs[v]!(path));
+  });
+
+  it('marks grace from either set a span sees versions through', () => {
+    const store = new OriginStore(config({ asOf: asOfConfig(STEP / 2) }));
+    const rules = 'User-agent: *\nDisallow: /a\n';
+    const bodies = ["It's secret\n", rules, `${rules}\nUser-agent: *\nDisallow: /search\n`, "It's secret\n"];
+    const e = store.install(historyOf(bodies, 'https://a.example'), origin, 1);
+    expect([e.viewMask, e.viewMask2, e.history]).toEqual([0b0010, 0b1001, null]);
+    const graced = ',false,disallowed_explicit,2,Disallow: /a,true,200,\n';
+    // Just after the rules came (the file with none, in the second set, allowed it), and well after.
+    expect(judgeAt(store, e, '/a', STEP + 10, 1)).toBe(graced);
+    expect(judgeAt(store, e, '/a', STEP + STEP / 2 + 10, 1)).toBe(graced.replace(',true,', ',false,'));
+    // Just after /search was appended: the file appended to (the first set) allowed it.
+    expect(judgeAt(store, e, '/search', 2 * STEP + 10, 1)).toBe(
+      ',false,disallowed_explicit,5,Disallow: /search,true,200,\n',
+    );
+    expect(judgeAt(store, e, '/a', 2 * STEP + 10, 1)).toBe(graced.replace(',true,', ',false,'));
   });
 
   it('reads every row as its version’s file alone would, for one agent and for two (property)', () => {

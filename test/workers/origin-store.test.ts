@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppendedRules } from '../../src/core/appended-rules.js';
-import type { BaseRanks } from '../../src/core/base-ranks.js';
+import { BaseRanks } from '../../src/core/base-ranks.js';
 import { V_ALLOWED_EXPLICIT } from '../../src/rows/verdict-format.js';
 import { matchRow } from '../../src/workers/match-row.js';
 import { OriginStore } from '../../src/workers/origin-store.js';
@@ -147,23 +147,20 @@ describe('OriginStore', () => {
       `${base}User-agent: GPTBot\nDisallow: /\n`,
     ]);
     const e = store.install(p, { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 }, 1);
-    const [v0, v1, v2] = e.history!.versions;
-    expect(v1!.slot!.rules![0]).toBeInstanceOf(AppendedRules);
+    // The versions the layered one stands on (the first, and the third: another crawler's group only)
+    // are judged through its entry, by its ranks: one entry, one set of texts and counters. That entry
+    // stands for the origin too (a row's pick finds the entry it judges by already loaded), and picks from
+    // its span (HistorySpans), the versions seen through other rules a bit each: it keeps no history.
+    expect(e.spanAt).toBeGreaterThanOrEqual(0);
+    expect(e.history).toBeNull();
+    expect(e.slot!.rules![0]).toBeInstanceOf(AppendedRules);
     // The layered rules count what they add, and go when the rules they stand on go.
-    const layered = v1!.slot!;
+    const layered = e.slot!;
     const own = layered.bases![0]!;
     expect(layered.cost).toBeLessThan(own.cost / 2);
     expect(layered.bases).toHaveLength(1);
-    // The versions the layered one stands on (the first, and the third: another crawler's group only)
-    // are judged through its entry, by its ranks: one entry, one set of texts and counters.
-    expect(v0).toBe(v1);
-    expect(v2).toBe(v1);
-    // That entry stands for the origin too: a row's pick finds the entry it judges by already loaded.
-    expect(e).toBe(v1);
-    expect(e.history!.views!.map((r) => r === null)).toEqual([false, true, false]);
-    // Its rows pick from its span (HistorySpans), the versions seen through other rules a bit each.
-    expect(e.spanAt).toBeGreaterThanOrEqual(0);
-    const seen = e.history!.views![0]![0] as BaseRanks;
+    const seen = e.view![0] as BaseRanks;
+    expect(seen).toBeInstanceOf(BaseRanks);
     expect([e.spanN, e.viewMask, e.viewBase, e.viewNb, e.viewFallback]).toEqual([
       3,
       0b101,
@@ -184,7 +181,7 @@ describe('OriginStore', () => {
     expect(judge('/p7/ok', 210)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,true,200,\n');
     expect(judge('/p7/ok', 260)).toBe(',false,disallowed_explicit,9,Disallow: /p7/,false,200,\n');
     // Rule counters are the entry's: a rule counted under either version is one counter.
-    expect(v1!.ruleHits).toHaveLength(1);
+    expect(e.ruleHits).toHaveLength(1);
   });
 
   it('judges versions with no rules through the entry of a version with rules, before and after it', () => {
@@ -196,10 +193,8 @@ describe('OriginStore', () => {
       { scheme: 'https', host: 'a-rather-long-host-name.example', port: 443 },
       1,
     );
-    const [v0, v1, v2] = e.history!.versions;
-    expect(v0).toBe(v1);
-    expect(v2).toBe(v1);
-    expect(e).toBe(v1);
+    // One entry judges every version (see above): a span, no history.
+    expect(e.history).toBeNull();
     expect([e.spanN, e.viewMask, e.viewBase]).toEqual([3, 0b101, null]);
     const judge = (path: string, t: number) => judgeAt(store, e, path, t, 1);
     expect(judge('/searching', 10)).toBe(',true,allowed_implicit,,,,200,\n');
@@ -238,10 +233,8 @@ describe('OriginStore', () => {
     const base = 'User-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /a\n';
     const p = historyOf([base, `${base}User-agent: *\nDisallow: /b\n`, base]);
     const e = store.install(p, { scheme: 'https', host: 'x.example', port: 443 }, 1);
-    const [v0, v1, v2] = e.history!.versions;
-    expect(v0).toBe(v1);
-    expect(v2).toBe(v1);
-    expect(e).toBe(v1);
+    // One entry judges every version: a span, no history.
+    expect([e.spanN, e.history]).toEqual([3, null]);
     const judge = (path: string, t: number) => judgeAt(store, e, path, t, 2);
     const implicit = ',true,allowed_implicit,,,';
     expect(judge('/b', 10)).toBe(`${implicit}${implicit},200,\n`);
@@ -261,8 +254,8 @@ describe('OriginStore', () => {
       host,
       1,
     );
-    const [a0, a1] = shared.history!.versions;
-    expect(a0).toBe(a1);
+    // One entry judges both versions: a span, no history.
+    expect([shared.spanN, shared.history]).toEqual([2, null]);
     const judge = (e: typeof shared, path: string, t: number) => judgeAt(store, e, path, t, 1);
     expect(judge(shared, '/x', 10)).toBe(',true,allowed_explicit,2,Disallow: ,,200,\n');
     expect(judge(shared, '/q/r', 10)).toBe(',true,allowed_explicit,2,Disallow: ,,200,\n');
