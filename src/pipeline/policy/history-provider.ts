@@ -1,7 +1,10 @@
+import type { WireVersion } from '../../workers/protocol.js';
+import { toPolicy } from '../cache/cache-types.js';
 import { PolicyCache } from '../cache/policy-cache.js';
 import type { Options } from '../options.js';
 import type { HistoryProvider, PolicyVersion } from './history-source.js';
 import { type Origin, originKey, type Policy } from './policy.js';
+import { wireTime } from './wire-time.js';
 
 export { type HistoryProvider, isHistoryProvider, type PolicyVersion } from './history-source.js';
 
@@ -13,47 +16,50 @@ export function createHistoryProvider(options: Pick<Options, 'cache'>): HistoryP
   const cache = new PolicyCache(options.cache, { mustExist: true });
   return {
     async history(origin: Origin): Promise<PolicyVersion[]> {
-      const key = originKey(origin);
-      // Straight from the rows: the columns a row is judged by, no intermediate version object.
-      return cache
-        .judgedHistory(key)
-        .map(
-          ([
-            outcome,
-            robotsUrl,
-            finalUrl,
-            status,
-            errorCode,
-            sha256,
-            truncated,
-            validFrom,
-            fetchedAt,
-            source,
-            body,
-          ]) => ({
-            policy: {
-              origin: key,
-              outcome,
-              source: 'cache',
-              robotsUrl,
-              finalUrl,
-              status,
-              errorCode,
-              fetchedAt,
-              expiresAt: fetchedAt,
-              body: body ?? null,
-              sha256,
-              bytes: body?.length ?? 0,
-              truncated: truncated === 1,
-              etag: null,
-              lastModified: null,
-              stale: false,
-            },
-            validFrom,
-            lastSeen: fetchedAt,
-            source: source ?? 'fetch',
-          }),
-        );
+      // The stored rows whole (the broker's versions to convert; runs read wireHistory's).
+      return cache.history(originKey(origin)).map((v) => ({
+        policy: toPolicy(v, 'cache'),
+        validFrom: v.validFrom,
+        lastSeen: v.fetchedAt,
+        source: v.source ?? 'fetch',
+      }));
+    },
+    wireHistory(key: string, evidence: boolean): WireVersion[] {
+      const rows = cache.judgedHistory(key);
+      const out = new Array<WireVersion>(rows.length);
+      for (let v = 0; v < rows.length; v++) {
+        const [
+          outcome,
+          robotsUrl,
+          finalUrl,
+          status,
+          errorCode,
+          sha256,
+          truncated,
+          validFrom,
+          fetchedAt,
+          source,
+          body,
+        ] = rows[v]!;
+        const parsed = outcome === 'parsed';
+        // toWire's fields for the policy `history` makes of the row (source `cache`: statusText's status
+        // or error code).
+        out[v] = {
+          key,
+          outcome,
+          status: status !== null ? String(status) : (errorCode ?? ''),
+          body: parsed ? (body ?? new Uint8Array(0)) : null,
+          sha256: parsed ? sha256 : null,
+          robotsUrl: evidence ? (finalUrl ?? robotsUrl) : '',
+          fetchedAt: evidence ? wireTime(fetchedAt) : '',
+          truncated: truncated === 1,
+          validFrom,
+          lastSeen: fetchedAt,
+          source: evidence ? (source ?? 'fetch') : '',
+          errorCode: errorCode ?? '',
+        };
+      }
+      return out;
     },
     async get(): Promise<Policy> {
       throw new Error('an as-of run asks for histories, not policies');

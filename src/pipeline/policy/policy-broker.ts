@@ -3,6 +3,7 @@ import type { PolicyRequest, PolicyTally, WirePolicy, WireVersion } from '../../
 import { type HistoryProvider, isHistoryProvider } from './history-source.js';
 import { Lru } from './lru.js';
 import type { Origin, Policy, PolicyOutcome, PolicyProvider } from './policy.js';
+import { wireTime } from './wire-time.js';
 
 /**
  * Bytes of policy bodies the coordinator keeps (LRU); evicted ones are asked from the provider again.
@@ -35,11 +36,6 @@ export function toWire(key: string, p: Policy, evidence = true): WirePolicy {
     fetchedAt: evidence ? wireTime(p.fetchedAt) : '',
     truncated: p.truncated,
   };
-}
-
-/** An epoch-ms time as the wire carries it: ISO 8601, or '' when unknown. */
-function wireTime(ms: number): string {
-  return Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : '';
 }
 
 export interface BrokerStats {
@@ -110,7 +106,31 @@ export class PolicyBroker {
   }
 
   resolve(req: PolicyRequest): Promise<WirePolicy[]> {
+    const p = this.provider;
+    if (isHistoryProvider(p) && p.wireHistory !== undefined) {
+      // Read at once from a local file: no promise, nor version object to convert, per origin.
+      const out = new Array<WirePolicy>(req.keys.length);
+      for (let i = 0; i < out.length; i++) out[i] = this.readHistory(p, req.keys[i]!);
+      return Promise.resolve(out);
+    }
     return Promise.all(req.keys.map((key, i) => this.one(key, req.origins[i]!)));
+  }
+
+  /** `fetch` for a provider whose histories are read at once (HistoryProvider's `wireHistory`). */
+  private readHistory(provider: HistoryProvider, key: string): WirePolicy {
+    const hit = this.cache?.get(key);
+    if (hit !== undefined) return hit;
+    const s = this.stats;
+    const t0 = performance.now();
+    let wire: WirePolicy;
+    try {
+      wire = this.historyWire(key, provider.wireHistory!(key, this.evidence));
+    } catch (err) {
+      wire = this.failed(key, err);
+    }
+    s.fetchMs += performance.now() - t0;
+    this.keep(key, wire);
+    return wire;
   }
 
   private one(key: string, origin: Origin): Promise<WirePolicy> {
@@ -132,35 +152,46 @@ export class PolicyBroker {
       if (isHistoryProvider(this.provider)) wire = await this.history(this.provider, key, origin);
       else wire = await this.policy(key, origin);
     } catch (err) {
-      const uncoded: PolicyCode = 'ERR_PROVIDER';
-      const code =
-        typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : uncoded;
-      s.failures[code] = (s.failures[code] ?? 0) + 1;
-      s.outcomes.unreachable++;
-      this.countUnreachable(code);
-      wire = {
-        key,
-        outcome: 'unreachable',
-        status: code,
-        body: null,
-        sha256: null,
-        robotsUrl: `${key}/robots.txt`,
-        fetchedAt: new Date().toISOString(),
-        truncated: false,
-        // As of a time the workers judge by histories only: a failed read leaves none.
-        history: isHistoryProvider(this.provider) ? [] : undefined,
-      };
+      wire = this.failed(key, err);
     } finally {
       if (--s.inFlight === 0) s.fetchMs += performance.now() - this.busySince;
       this.pending.delete(key);
     }
-    s.resolved++;
+    this.keep(key, wire);
+    return wire;
+  }
+
+  /** Counts an answer, and keeps it for repeats when answers are kept. */
+  private keep(key: string, wire: WirePolicy): void {
+    this.stats.resolved++;
     if (this.cache !== null) {
       let bytes = 256 + (wire.body?.length ?? 0);
       for (const v of wire.history ?? []) bytes += 256 + (v.body?.length ?? 0);
       this.cache.set(key, wire, bytes);
     }
-    return wire;
+  }
+
+  /** A provider failure, counted and turned into an unreachable policy: it never stops the run. */
+  private failed(key: string, err: unknown): WirePolicy {
+    const s = this.stats;
+    const uncoded: PolicyCode = 'ERR_PROVIDER';
+    const code =
+      typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : uncoded;
+    s.failures[code] = (s.failures[code] ?? 0) + 1;
+    s.outcomes.unreachable++;
+    this.countUnreachable(code);
+    return {
+      key,
+      outcome: 'unreachable',
+      status: code,
+      body: null,
+      sha256: null,
+      robotsUrl: `${key}/robots.txt`,
+      fetchedAt: new Date().toISOString(),
+      truncated: false,
+      // As of a time the workers judge by histories only: a failed read leaves none.
+      history: isHistoryProvider(this.provider) ? [] : undefined,
+    };
   }
 
   private async policy(key: string, origin: Origin): Promise<WirePolicy> {
@@ -176,13 +207,9 @@ export class PolicyBroker {
     return toWire(key, policy);
   }
 
-  /** As of a time: the origin's stored versions (counted by whether it has any). */
+  /** As of a time: the origin's stored versions. */
   private async history(provider: HistoryProvider, key: string, origin: Origin): Promise<WirePolicy> {
     const versions = await provider.history(origin);
-    const source = versions.length > 0 ? 'history' : 'none';
-    this.stats.sources[source] = (this.stats.sources[source] ?? 0) + 1;
-    // Bodies sent so far (a few per origin: an array, not a set).
-    const sent: string[] = [];
     const history: WireVersion[] = versions.map((v) => {
       // toWire's object with the version's fields added, not spread into another: one object per version.
       const w = toWire(key, v.policy, this.evidence) as WireVersion;
@@ -190,13 +217,24 @@ export class PolicyBroker {
       w.lastSeen = v.lastSeen;
       w.source = this.evidence ? v.source : '';
       w.errorCode = v.policy.errorCode ?? '';
+      return w;
+    });
+    return this.historyWire(key, history);
+  }
+
+  /** The policy carrying an origin's stored versions, oldest first (counted by whether it has any). */
+  private historyWire(key: string, history: WireVersion[]): WirePolicy {
+    const source = history.length > 0 ? 'history' : 'none';
+    this.stats.sources[source] = (this.stats.sources[source] ?? 0) + 1;
+    // Bodies sent so far (a few per origin: an array, not a set).
+    const sent: string[] = [];
+    for (const w of history) {
       // A body seen in an earlier version (a change reverted) is compiled from that one: sent once.
       if (w.sha256 !== null && w.body !== null) {
         if (sent.includes(w.sha256)) w.body = null;
         else sent.push(w.sha256);
       }
-      return w;
-    });
+    }
     const last = history.at(-1);
     // The origin's own entry matches nothing (its versions do): its body would only be copied.
     if (last !== undefined) {

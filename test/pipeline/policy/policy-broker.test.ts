@@ -1,10 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createHistoryProvider } from '../../../src/pipeline/policy/history-provider.js';
 import type { HistoryProvider } from '../../../src/pipeline/policy/history-source.js';
 import type { Origin, Policy, PolicyProvider } from '../../../src/pipeline/policy/policy.js';
 import { PolicyBroker, statusText } from '../../../src/pipeline/policy/policy-broker.js';
 import { createDirPolicyProvider } from '../../../src/pipeline/policy/robots-dir-provider.js';
 import type { WireVersion } from '../../../src/workers/protocol.js';
 import { robotsDir } from '../../workers/classify-fixtures.js';
+import { observation, seedCache } from '../cache/cache-fixtures.js';
 
 const dir = robotsDir({ 'a.example.txt': 'User-agent: *\nDisallow: /\n' });
 const a: Origin = { scheme: 'https', host: 'a.example', port: 443 };
@@ -89,6 +94,54 @@ describe('PolicyBroker', () => {
       v.body,
     ];
     expect(judged(sent)).toEqual(judged(shown));
+  });
+
+  it("reads a cache's histories at once as the workers get them, as converting its versions would", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'broker-')), 'cache.sqlite');
+    const o = 'https://h.example';
+    // Parsed, reverted (a body sent once), redirected elsewhere, unreachable with no status, a 404.
+    seedCache(path, [
+      observation(o, 'User-agent: *\nDisallow: /a\n', 1_000, {
+        finalUrl: 'https://www.h.example/robots.txt',
+      }),
+      observation(o, 'User-agent: *\nDisallow: /b\n', 2_000),
+      // Seen again: the same version, last seen later than first.
+      observation(o, 'User-agent: *\nDisallow: /b\n', 2_500),
+      observation(o, 'User-agent: *\nDisallow: /a\n', 3_000),
+      observation(o, null, 4_000, { status: null, errorCode: 'ERR_DNS' }),
+      observation(o, null, 5_000, { outcome: 'unavailable', status: 404 }),
+    ]);
+    const cache = createHistoryProvider({ cache: path });
+    // The same provider without wireHistory: the broker converts its versions.
+    const converted: HistoryProvider = {
+      get: (x) => cache.get(x),
+      history: (x) => cache.history(x),
+      close: async () => {},
+    };
+    const req = {
+      keys: [o, 'https://none.example'],
+      origins: [
+        { ...a, host: 'h.example' },
+        { ...a, host: 'none.example' },
+      ],
+    };
+    for (const evidence of [true, false]) {
+      const direct = await new PolicyBroker(cache, false, evidence).resolve(req);
+      const viaVersions = await new PolicyBroker(converted, false, evidence).resolve(req);
+      expect(direct).toEqual(viaVersions);
+      expect(direct[0]!.history!.map((v) => [v.status, v.body === null])).toEqual([
+        ['200', false],
+        ['200', false],
+        ['200', true],
+        ['ERR_DNS', true],
+        ['404', true],
+      ]);
+      expect(direct[1]!.history).toEqual([]);
+    }
+    const [shown, again] = (await new PolicyBroker(cache, false, true).resolve(req))[0]!.history!;
+    expect([shown!.robotsUrl, shown!.source]).toEqual(['https://www.h.example/robots.txt', 'fetch']);
+    expect([again!.validFrom, again!.lastSeen]).toEqual([2_000, 2_500]);
+    await cache.close();
   });
 
   it('writes robots_status as the HTTP status, else the error code, else file/missing', () => {
