@@ -2,6 +2,7 @@
 
 import { agentKey, asciiLower, normalizeAgent } from './agent.js';
 import { AppendedRules, ShiftedRules } from './appended-rules.js';
+import { arrayOf } from './array-of.js';
 import { CompiledBase, CompiledRuleSet, compiledRules, selectGroups } from './compile.js';
 import { DirectRules } from './direct-rules.js';
 import type { Group, ParsedRobots } from './parse.js';
@@ -161,8 +162,13 @@ export function sameGroups(a: RobotsTxt, b: RobotsTxt): boolean {
  * none of them can select (groups of other crawlers): what a pipeline that judges a few agents needs.
  */
 export function compileRobotsTxt(body: string | Uint8Array, agents: readonly string[]): CompiledRules[] {
-  const robots = new Robots(parseBody(body, agents.map(agentKey)));
-  return agents.map((a) => robots.compile(a));
+  const robots = new Robots(
+    parseBody(
+      body,
+      arrayOf(agents.length, (a) => agentKey(agents[a]!)),
+    ),
+  );
+  return arrayOf(agents.length, (a) => robots.compile(agents[a]!));
 }
 
 /** Earlier versions a version is compared with to share their rules: the latest this many. */
@@ -182,7 +188,7 @@ export function compileVersions(
   agents: readonly string[],
   known: readonly (CompiledRules[] | undefined)[] = [],
 ): CompiledRules[][] {
-  const keys = agents.map(agentKey);
+  const keys = arrayOf(agents.length, (a) => agentKey(agents[a]!));
   // Parsed on first need, and let go once no later version can build on them (a long history stays flat).
   const parses = new VersionParses(bodies, keys);
   const selected: ((Group[] | undefined)[] | undefined)[] = [];
@@ -190,7 +196,7 @@ export function compileVersions(
   const selection = (i: number, a: number) => {
     let of = selected[i];
     if (of === undefined) {
-      of = [];
+      of = new Array<Group[] | undefined>(keys.length);
       selected[i] = of;
     }
     of[a] ??= selectGroups(parse(i).groups, keys[a]!).groups;
@@ -215,7 +221,8 @@ export function compileVersions(
     // (with one agent there is none to share with: no map per version).
     const layered = agents.length > 1 ? new Map<string, CompiledRules>() : null;
     out.push(
-      agents.map((agent, a) => {
+      arrayOf(agents.length, (a) => {
+        const agent = agents[a]!;
         const groups = selection(i, a);
         for (let j = i - 1; j >= first; j--) {
           const base = out[j]![a]!;

@@ -1,4 +1,5 @@
 import { layeredOn } from '../core/appended-rules.js';
+import { arrayOf } from '../core/array-of.js';
 import { sameRuleSet } from '../core/compile.js';
 import {
   type CompiledRules,
@@ -119,7 +120,9 @@ export class CompiledRuleSets {
     const body = bodyView(p.body);
     const parsed = this.keepParsed ? parseRobotsTxt(body) : null;
     const rules =
-      parsed === null ? compileRobotsTxt(body, this.agents) : this.agents.map((a) => parsed.compile(a));
+      parsed === null
+        ? compileRobotsTxt(body, this.agents)
+        : arrayOf(this.agents.length, (a) => parsed.compile(this.agents[a]!));
     return this.add(sha, rules, parsed, body.byteLength, stamp);
   }
 
@@ -152,16 +155,16 @@ export class CompiledRuleSets {
     // The other scheme's origin of a host mostly finds every body compiled: nothing to parse.
     if (missing === 0 || shas.length < 2) return;
     const out = compileVersions(
-      bodies.map(bodyView),
+      arrayOf(bodies.length, (i) => bodyView(bodies[i]!)),
       this.agents,
-      slots.map((s) => s?.rules ?? undefined),
+      arrayOf(slots.length, (i) => slots[i]?.rules ?? undefined),
     );
     // Each version's rules as compiled, before `add` points agents that decide alike at one object (only
     // with several agents: one agent's rules are never replaced).
-    const asCompiled = this.agents.length > 1 ? out.map((r) => r.slice()) : out;
+    const asCompiled = this.agents.length > 1 ? arrayOf(out.length, (i) => out[i]!.slice()) : out;
     // Which slot keeps each compiled object alive: this history's, and those its slots stand on.
     const owner: Owners = { rules: [], slots: [] };
-    const fresh = slots.map((s) => s === undefined);
+    const fresh = arrayOf(slots.length, (i) => slots[i] === undefined);
     for (let i = 0; i < shas.length; i++) {
       if (slots[i] === undefined) {
         // A change no agent's rules see (a comment, a sitemap, another crawler's group): the same slot,
@@ -212,7 +215,7 @@ export class CompiledRuleSets {
       const same = seen.find((s) => s.parsed !== null && sameGroups(s.parsed, parsed));
       if (same !== undefined) this.alias(w.sha256, same, stamp);
       else {
-        const rules = this.agents.map((a) => parsed.compile(a));
+        const rules = arrayOf(this.agents.length, (a) => parsed.compile(this.agents[a]!));
         seen.push(this.add(w.sha256, rules, parsed, body.byteLength, stamp));
       }
     }
