@@ -29,6 +29,7 @@ const DOORS: Record<string, readonly string[]> = {
     'base-ranks.ts', // what BaseRanks is made of: a row decides by an earlier version's rules without the object
     'agent-access.ts', // what a robots.txt lets an agent reach (the report's access section)
     'group-diff.ts', // group changes between two versions of a robots.txt (the report's changes)
+    'array-of.ts', // arrayOf: per-agent arrays of one shape, in the engine and in the workers alike
   ],
   rows: [
     // Every file: the pure pieces of a row that the workers and every command reading rows share.
