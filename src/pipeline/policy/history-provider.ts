@@ -1,12 +1,11 @@
 import type { WireVersion } from '../../workers/protocol.js';
-import { toPolicy } from '../cache/cache-types.js';
 import { PolicyCache } from '../cache/policy-cache.js';
 import type { Options } from '../options.js';
-import type { HistoryProvider, PolicyVersion } from './history-source.js';
-import { type Origin, originKey, type Policy } from './policy.js';
+import type { HistoryProvider } from './history-source.js';
+import type { Policy } from './policy.js';
 import { wireTime } from './wire-time.js';
 
-export { type HistoryProvider, isHistoryProvider, type PolicyVersion } from './history-source.js';
+export { type HistoryProvider, isHistoryProvider } from './history-source.js';
 
 /**
  * As of a time: every stored version of an origin, oldest first, from the cache alone (the answer must
@@ -15,15 +14,6 @@ export { type HistoryProvider, isHistoryProvider, type PolicyVersion } from './h
 export function createHistoryProvider(options: Pick<Options, 'cache'>): HistoryProvider {
   const cache = new PolicyCache(options.cache, { mustExist: true });
   return {
-    async history(origin: Origin): Promise<PolicyVersion[]> {
-      // The stored rows whole (the broker's versions to convert; runs read wireHistory's).
-      return cache.history(originKey(origin)).map((v) => ({
-        policy: toPolicy(v, 'cache'),
-        validFrom: v.validFrom,
-        lastSeen: v.fetchedAt,
-        source: v.source ?? 'fetch',
-      }));
-    },
     wireHistory(key: string, evidence: boolean): WireVersion[] {
       const rows = cache.judgedHistory(key);
       const out = new Array<WireVersion>(rows.length);

@@ -107,7 +107,7 @@ export class PolicyBroker {
 
   resolve(req: PolicyRequest): Promise<WirePolicy[]> {
     const p = this.provider;
-    if (isHistoryProvider(p) && p.wireHistory !== undefined) {
+    if (isHistoryProvider(p)) {
       // Read at once from a local file: no promise, nor version object to convert, per origin.
       const out = new Array<WirePolicy>(req.keys.length);
       for (let i = 0; i < out.length; i++) out[i] = this.readHistory(p, req.keys[i]!);
@@ -116,7 +116,7 @@ export class PolicyBroker {
     return Promise.all(req.keys.map((key, i) => this.one(key, req.origins[i]!)));
   }
 
-  /** `fetch` for a provider whose histories are read at once (HistoryProvider's `wireHistory`). */
+  /** `fetch` for a provider of histories, read at once (HistoryProvider's `wireHistory`). */
   private readHistory(provider: HistoryProvider, key: string): WirePolicy {
     const hit = this.cache?.get(key);
     if (hit !== undefined) return hit;
@@ -124,7 +124,7 @@ export class PolicyBroker {
     const t0 = performance.now();
     let wire: WirePolicy;
     try {
-      wire = this.historyWire(key, provider.wireHistory!(key, this.evidence));
+      wire = this.historyWire(key, provider.wireHistory(key, this.evidence));
     } catch (err) {
       wire = this.failed(key, err);
     }
@@ -149,8 +149,7 @@ export class PolicyBroker {
     if (s.inFlight++ === 0) this.busySince = performance.now();
     let wire: WirePolicy;
     try {
-      if (isHistoryProvider(this.provider)) wire = await this.history(this.provider, key, origin);
-      else wire = await this.policy(key, origin);
+      wire = await this.policy(key, origin);
     } catch (err) {
       wire = this.failed(key, err);
     } finally {
@@ -205,21 +204,6 @@ export class PolicyBroker {
       );
     }
     return toWire(key, policy);
-  }
-
-  /** As of a time: the origin's stored versions. */
-  private async history(provider: HistoryProvider, key: string, origin: Origin): Promise<WirePolicy> {
-    const versions = await provider.history(origin);
-    const history: WireVersion[] = versions.map((v) => {
-      // toWire's object with the version's fields added, not spread into another: one object per version.
-      const w = toWire(key, v.policy, this.evidence) as WireVersion;
-      w.validFrom = v.validFrom;
-      w.lastSeen = v.lastSeen;
-      w.source = this.evidence ? v.source : '';
-      w.errorCode = v.policy.errorCode ?? '';
-      return w;
-    });
-    return this.historyWire(key, history);
   }
 
   /** The policy carrying an origin's stored versions, oldest first (counted by whether it has any). */

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHistoryProvider } from '../../../src/pipeline/policy/history-provider.js';
-import type { HistoryProvider } from '../../../src/pipeline/policy/history-source.js';
 import type { Origin, Policy, PolicyProvider } from '../../../src/pipeline/policy/policy.js';
 import { PolicyBroker, statusText } from '../../../src/pipeline/policy/policy-broker.js';
 import { createDirPolicyProvider } from '../../../src/pipeline/policy/robots-dir-provider.js';
@@ -64,39 +63,7 @@ describe('PolicyBroker', () => {
     expect(b.stats.failures).toEqual({ ERR_TEST: 1 });
   });
 
-  it("sends a history's versions with their URL, fetch time and source only when rows show evidence", async () => {
-    const inner = createDirPolicyProvider(dir);
-    const provider: HistoryProvider = {
-      get: (o) => inner.get(o),
-      async history(o) {
-        const policy = await inner.get(o);
-        return [{ policy, validFrom: 1_000, lastSeen: 2_000, source: 'warc:a.warc.gz@12' }];
-      },
-      close: () => inner.close(),
-    };
-    const req = { keys: ['https://a.example'], origins: [a] };
-    const [withEvidence] = await new PolicyBroker(provider, false, true).resolve(req);
-    const [without] = await new PolicyBroker(provider, false, false).resolve(req);
-    const shown = withEvidence!.history![0]!;
-    expect(shown.source).toBe('warc:a.warc.gz@12');
-    expect(shown.robotsUrl).toMatch(/a\.example/);
-    expect(shown.fetchedAt).not.toBe('');
-    const sent = without!.history![0]!;
-    expect([sent.source, sent.robotsUrl, sent.fetchedAt]).toEqual(['', '', '']);
-    // What rows are judged by is the same either way.
-    const judged = (v: WireVersion) => [
-      v.outcome,
-      v.status,
-      v.sha256,
-      v.validFrom,
-      v.lastSeen,
-      v.errorCode,
-      v.body,
-    ];
-    expect(judged(sent)).toEqual(judged(shown));
-  });
-
-  it("reads a cache's histories at once as the workers get them, as converting its versions would", async () => {
+  it("sends a cache's histories as the workers judge them, with URL, fetch time and source only when rows show evidence", async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'broker-')), 'cache.sqlite');
     const o = 'https://h.example';
     // Parsed, reverted (a body sent once), redirected elsewhere, unreachable with no status, a 404.
@@ -112,12 +79,6 @@ describe('PolicyBroker', () => {
       observation(o, null, 5_000, { outcome: 'unavailable', status: 404 }),
     ]);
     const cache = createHistoryProvider({ cache: path });
-    // The same provider without wireHistory: the broker converts its versions.
-    const converted: HistoryProvider = {
-      get: (x) => cache.get(x),
-      history: (x) => cache.history(x),
-      close: async () => {},
-    };
     const req = {
       keys: [o, 'https://none.example'],
       origins: [
@@ -125,22 +86,37 @@ describe('PolicyBroker', () => {
         { ...a, host: 'none.example' },
       ],
     };
-    for (const evidence of [true, false]) {
-      const direct = await new PolicyBroker(cache, false, evidence).resolve(req);
-      const viaVersions = await new PolicyBroker(converted, false, evidence).resolve(req);
-      expect(direct).toEqual(viaVersions);
-      expect(direct[0]!.history!.map((v) => [v.status, v.body === null])).toEqual([
+    const [withEvidence, without] = [
+      await new PolicyBroker(cache, false, true).resolve(req),
+      await new PolicyBroker(cache, false, false).resolve(req),
+    ];
+    for (const sent of [withEvidence, without]) {
+      expect(sent[0]!.history!.map((v) => [v.status, v.body === null])).toEqual([
         ['200', false],
         ['200', false],
         ['200', true],
         ['ERR_DNS', true],
         ['404', true],
       ]);
-      expect(direct[1]!.history).toEqual([]);
+      expect(sent[1]!.history).toEqual([]);
     }
-    const [shown, again] = (await new PolicyBroker(cache, false, true).resolve(req))[0]!.history!;
+    const [shown, again] = withEvidence[0]!.history!;
     expect([shown!.robotsUrl, shown!.source]).toEqual(['https://www.h.example/robots.txt', 'fetch']);
+    expect(shown!.fetchedAt).not.toBe('');
     expect([again!.validFrom, again!.lastSeen]).toEqual([2_000, 2_500]);
+    const hidden = without[0]!.history![0]!;
+    expect([hidden.source, hidden.robotsUrl, hidden.fetchedAt]).toEqual(['', '', '']);
+    // What rows are judged by is the same either way.
+    const judged = (v: WireVersion) => [
+      v.outcome,
+      v.status,
+      v.sha256,
+      v.validFrom,
+      v.lastSeen,
+      v.errorCode,
+      v.body,
+    ];
+    expect(without[0]!.history!.map(judged)).toEqual(withEvidence[0]!.history!.map(judged));
     await cache.close();
   });
 
